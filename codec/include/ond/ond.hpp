@@ -1,0 +1,10 @@
+// The whole public API of the ONDC/ONDB reference codec.
+#pragma once
+
+#include "ond/error.hpp"
+#include "ond/inspect.hpp"
+#include "ond/model.hpp"
+#include "ond/reader.hpp"
+#include "ond/stream.hpp"
+#include "ond/unicode.hpp"
+#include "ond/writer.hpp"

@@ -1,0 +1,60 @@
+// Reading containers from a buffer: full decode, validate-only, and record by record.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "ond/error.hpp"
+#include "ond/model.hpp"
+
+namespace ond {
+
+using Bytes = std::span<const std::byte>;
+
+inline Bytes as_bytes(const void* data, std::size_t size) {
+    return Bytes(static_cast<const std::byte*>(data), size);
+}
+
+// Decodes one whole container (ONDC or ONDB) that fills the buffer exactly.
+// Throws ond::Error on any fault, with the offset of the fault in the buffer.
+Container decode(Bytes input);
+
+// What validate() saw: enough for a one-line report, nothing of the content.
+struct Summary {
+    Format format = Format::ondc;
+    bool crc = false;
+    std::uint64_t docs = 0;
+    std::uint64_t tokens = 0;
+    std::uint64_t strings = 0;  // entries of the string table
+};
+
+// The same checks as decode(), in the same order and with the same errors, building nothing.
+Summary validate(Bytes input);
+
+// Reads an ONDB's records one at a time. The constructor checks the header, the container's
+// length, the string table and section 5's count; each next() decodes one record; the call that
+// finds no more records checks that the records fill section 5 and then the CRC. Verdict and
+// error are those of decode() on the same bytes (R27).
+class DocBinReader {
+public:
+    explicit DocBinReader(Bytes input);
+    ~DocBinReader();
+    DocBinReader(DocBinReader&&) noexcept;
+    DocBinReader& operator=(DocBinReader&&) noexcept;
+
+    const StringStore& strings() const noexcept;  // the shared table
+    bool crc() const noexcept;
+    std::uint32_t count() const noexcept;         // records declared
+
+    // Decodes the next record into `doc` (its string ids index strings()); false after the last,
+    // once the end-of-section and CRC checks have passed. Throws ond::Error.
+    bool next(Doc& doc);
+
+private:
+    struct State;
+    std::unique_ptr<State> s_;
+};
+
+}  // namespace ond

@@ -1,0 +1,46 @@
+// Reading back-to-back ONDC containers from a stream (R25, R26).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <istream>
+#include <optional>
+#include <vector>
+
+#include "ond/error.hpp"
+#include "ond/model.hpp"
+
+namespace ond {
+
+// A byte source: reads up to `max` bytes into `dst`, returns how many (0 only at end of input).
+using ReadFn = std::function<std::size_t(std::byte* dst, std::size_t max)>;
+
+inline constexpr std::uint64_t stream_max_body_length = std::uint64_t{1} << 30;  // 1 GiB (R26)
+inline constexpr std::size_t stream_read_step = std::size_t{1} << 20;           // 1 MiB (R26)
+
+class StreamReader {
+public:
+    explicit StreamReader(ReadFn read);
+    explicit StreamReader(std::istream& in);
+
+    // The next container, fully checked (CRC included); nullopt at a clean end of input.
+    // Throws ond::Error with offsets counted from the start of the stream. After a throw the
+    // reader is finished.
+    std::optional<Container> next();
+    // Same, but only checks (validate-only); false at a clean end.
+    bool skip_next();
+
+    std::uint64_t containers_read() const noexcept { return count_; }
+    std::uint64_t offset() const noexcept { return offset_; }  // bytes consumed so far
+
+private:
+    bool fill_container();  // reads one container's bytes into buf_; false at clean end
+    ReadFn read_;
+    std::vector<std::byte> buf_;
+    std::uint64_t offset_ = 0;
+    std::uint64_t count_ = 0;
+    bool done_ = false;
+};
+
+}  // namespace ond

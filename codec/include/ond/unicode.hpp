@@ -1,0 +1,34 @@
+// UTF-8 / UTF-16 / WTF-8 helpers shared by the codec, the JSON layer and the tools.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ond::unicode {
+
+// Well-formed UTF-8 per RFC 3629 (no overlongs, no surrogates, nothing above U+10FFFF).
+// On success returns the length in UTF-16 code units; on failure nullopt and, if err_at is
+// given, the offset of the first byte of the ill-formed sequence.
+std::optional<std::uint64_t> utf8_utf16_length(const unsigned char* p, std::size_t n,
+                                               std::size_t* err_at = nullptr) noexcept;
+
+// WTF-8 as the model uses it: like UTF-8 but a lone surrogate may appear as its 3-byte form,
+// and a high surrogate's 3-byte form must not be followed by a low surrogate's (that pair must
+// be one 4-byte sequence). Returns the UTF-16 length, or nullopt when not valid.
+std::optional<std::uint64_t> wtf8_utf16_length(std::string_view s) noexcept;
+
+// True when a (valid) WTF-8 string contains a lone surrogate, i.e. is not plain UTF-8.
+bool wtf8_has_surrogate(std::string_view s) noexcept;
+
+// UTF-16 code units (as little-endian bytes, or as units) to WTF-8. Any sequence is accepted.
+void append_wtf8_from_utf16le(std::string& out, const unsigned char* p, std::size_t units);
+std::string wtf8_from_utf16(std::u16string_view units);
+
+// WTF-8 to UTF-16 code units. Precondition: valid WTF-8.
+std::u16string utf16_from_wtf8(std::string_view s);
+void append_utf16le_from_wtf8(std::string& out, std::string_view s);
+
+}  // namespace ond::unicode

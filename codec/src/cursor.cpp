@@ -1,0 +1,28 @@
+#include "cursor.hpp"
+
+namespace ond::detail {
+
+void fail(Errc e, std::uint64_t offset, std::string detail) { throw Error(e, offset, std::move(detail)); }
+
+std::uint32_t Cursor::varint_slow() {
+    const std::uint64_t start = offset();
+    std::uint32_t value = 0;
+    for (int i = 0; i < 5; ++i) {
+        if (pos_ == end_)
+            fail(Errc::varint_truncated, start, "a varint starting here runs past the end of its section");
+        const std::uint8_t b = base_[pos_++];
+        if (i == 4) {
+            if (b & 0x80) fail(Errc::varint_too_long, start, "a varint's 5th byte has its continuation bit set");
+            if (b > 0x0F)
+                fail(Errc::varint_overflow, start, "a varint's value exceeds 0xFFFFFFFF (5th byte 0x" +
+                                                       std::string(1, "0123456789abcdef"[b >> 4]) +
+                                                       std::string(1, "0123456789abcdef"[b & 15]) + ")");
+            return value | (static_cast<std::uint32_t>(b) << 28);
+        }
+        value |= static_cast<std::uint32_t>(b & 0x7F) << (7 * i);
+        if (!(b & 0x80)) return value;
+    }
+    return value;  // not reached
+}
+
+}  // namespace ond::detail

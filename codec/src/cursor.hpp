@@ -1,0 +1,99 @@
+// A bounded cursor: every read of the codec goes through one, and every read checks its bounds.
+// Internal header (not installed); the fuzz harnesses and tests include it.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "ond/error.hpp"
+#include "ond/reader.hpp"
+
+namespace ond::detail {
+
+[[noreturn]] void fail(Errc e, std::uint64_t offset, std::string detail);
+
+class Cursor {
+public:
+    // `origin` is the absolute offset of data[0] (non-zero for a container inside a stream).
+    Cursor(Bytes data, std::uint64_t origin = 0) noexcept
+        : base_(reinterpret_cast<const std::uint8_t*>(data.data())), pos_(0), end_(data.size()),
+          origin_(origin) {}
+
+    std::size_t remaining() const noexcept { return end_ - pos_; }
+    bool empty() const noexcept { return pos_ == end_; }
+    std::uint64_t offset() const noexcept { return origin_ + pos_; }  // absolute
+    std::uint64_t end_offset() const noexcept { return origin_ + end_; }
+    const std::uint8_t* here() const noexcept { return base_ + pos_; }
+    std::uint64_t origin() const noexcept { return origin_; }
+
+    // A child cursor over the next n bytes; the caller has checked n <= remaining().
+    Cursor sub(std::size_t n) noexcept {
+        Cursor c(*this);
+        c.end_ = pos_ + n;
+        pos_ += n;
+        return c;
+    }
+    void skip(std::size_t n) noexcept { pos_ += n; }
+
+    std::uint8_t u8() {
+        need(1);
+        return base_[pos_++];
+    }
+    std::uint16_t u16() {
+        need(2);
+        std::uint16_t v = static_cast<std::uint16_t>(base_[pos_] | (base_[pos_ + 1] << 8));
+        pos_ += 2;
+        return v;
+    }
+    std::uint32_t u32() {
+        need(4);
+        std::uint32_t v = load_u32(base_ + pos_);
+        pos_ += 4;
+        return v;
+    }
+    float f32() {
+        std::uint32_t bits = u32();
+        float f;
+        std::memcpy(&f, &bits, 4);
+        return f;
+    }
+    const std::uint8_t* bytes(std::size_t n) {
+        need(n);
+        const std::uint8_t* p = base_ + pos_;
+        pos_ += n;
+        return p;
+    }
+
+    // LEB128, at most 5 bytes and 32 bits (R1).
+    std::uint32_t varint() {
+        if (pos_ < end_ && base_[pos_] < 0x80) return base_[pos_++];  // the common 1-byte case
+        return varint_slow();
+    }
+    // Zig-zag (R2).
+    std::int32_t svarint() {
+        std::uint32_t u = varint();
+        return static_cast<std::int32_t>((u >> 1) ^ (~(u & 1) + 1));
+    }
+
+    static std::uint32_t load_u32(const std::uint8_t* p) noexcept {
+        return static_cast<std::uint32_t>(p[0]) | (static_cast<std::uint32_t>(p[1]) << 8) |
+               (static_cast<std::uint32_t>(p[2]) << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
+    }
+
+private:
+    void need(std::size_t n) const {
+        if (n > end_ - pos_) [[unlikely]]
+            fail(Errc::field_truncated, offset(),
+                 "a " + std::to_string(n) + "-byte field needs more than the " +
+                     std::to_string(end_ - pos_) + " bytes left in its section");
+    }
+    std::uint32_t varint_slow();
+
+    const std::uint8_t* base_;
+    std::size_t pos_;
+    std::size_t end_;
+    std::uint64_t origin_;
+};
+
+}  // namespace ond::detail

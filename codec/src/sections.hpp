@@ -1,0 +1,153 @@
+// Section entry points: every part of the format decodable on its own, for the container
+// readers, the fuzz harnesses and the unit tests. Internal header (not installed).
+//
+// Each decoder is a template over a Mode: ValidateMode checks and builds nothing, DecodeMode
+// also fills the model, InspectMode also reports every field to a Tracer. All three run the
+// same code, so the checks cannot drift apart.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cursor.hpp"
+#include "ond/inspect.hpp"
+#include "ond/model.hpp"
+
+namespace ond::detail {
+
+struct ValidateMode { static constexpr bool build = false, trace = false; };
+struct DecodeMode { static constexpr bool build = true, trace = false; };
+struct InspectMode { static constexpr bool build = false, trace = true; };
+
+// Reports fields to an InspectFn (InspectMode only).
+class Tracer {
+public:
+    explicit Tracer(const InspectFn& fn) : fn_(fn) {}
+    void enter(std::uint64_t offset, std::uint64_t length, std::string name, std::string value = {});
+    void leave();
+    void field(std::uint64_t offset, std::uint64_t length, std::string name, std::string value);
+    int depth() const noexcept { return depth_; }
+
+private:
+    const InspectFn& fn_;
+    int depth_ = 0;
+};
+
+// Section ids.
+enum SectionId : std::uint8_t {
+    sec_strings = 1, sec_text = 2, sec_tokens = 3, sec_entities = 4, sec_records = 5,
+    sec_categories = 6, sec_span_groups = 7,
+};
+const char* section_name(std::uint8_t id) noexcept;  // "string table", ..., "unknown"
+
+// ---- primitives -------------------------------------------------------------------------
+
+// One stored string, checked (R5) but not converted.
+struct RawString {
+    const std::uint8_t* data = nullptr;
+    std::uint32_t size = 0;      // bytes
+    bool utf16 = false;          // flag 1
+    std::uint64_t offset = 0;    // absolute offset of its length varint
+};
+
+// Reads and checks a string (R5): length within the cursor, UTF-8 well-formed or UTF-16 even.
+RawString read_string(Cursor& c);
+// Appends the string's value as WTF-8.
+void append_wtf8(std::string& out, const RawString& s);
+bool raw_string_equal(const RawString& a, const RawString& b);  // by UTF-16 code units
+
+// ---- string table (section 1) -----------------------------------------------------------
+
+// The table as read. Index 0 is "" (not stored); index i >= 1 is entries[i - 1].
+struct TableView {
+    std::vector<RawString> entries;
+    std::uint32_t count() const noexcept { return static_cast<std::uint32_t>(entries.size()); }
+    // Throws table.index-out-of-range (at `offset`) when idx > count().
+    void check_index(std::uint32_t idx, std::uint64_t offset) const;
+    bool is_stored_empty(std::uint32_t idx) const noexcept { return idx != 0 && entries[idx - 1].size == 0; }
+};
+
+// `sec` spans exactly the section's content. Fills `table` (always: later sections check
+// indexes against it) and, in DecodeMode, `out` (ids = table indexes).
+template <class M>
+void decode_string_table_section(Cursor& sec, TableView& table, StringStore* out, Tracer* tr);
+
+// ---- document sections (2, 3, 4, 6, 7) ----------------------------------------------------
+
+// Returns the text's length in UTF-16 code units.
+template <class M>
+std::uint32_t decode_text_section(Cursor& sec, Doc* out, Tracer* tr);
+
+// Returns the token count n.
+template <class M>
+std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::uint32_t text_utf16_length,
+                                    Doc* out, Tracer* tr);
+
+template <class M>
+void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t n, Doc* out, Tracer* tr);
+
+template <class M>
+void decode_categories_section(Cursor& sec, const TableView& table, Doc* out, Tracer* tr);
+
+template <class M>
+void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32_t n, Doc* out, Tracer* tr);
+
+// ---- bodies, records, header, trailer ---------------------------------------------------
+
+enum class Place : std::uint8_t { ondc_body, ondb_body, record };
+
+struct SectionFrame {
+    std::uint8_t id = 0;
+    std::uint32_t length = 0;
+    std::uint64_t offset = 0;  // absolute offset of the id byte
+};
+
+// Reads the next section's id and length: section.truncated when fewer than 5 bytes remain,
+// section.out-of-order when id <= last_id (last_id starts at -1), section.length-out-of-range
+// when the length passes the end of `body`. Updates last_id.
+SectionFrame read_section_frame(Cursor& body, int& last_id);
+
+// A document body: the sections of one ONDC body (after and including section 1) or of one
+// ONDB record. For a record, `table` is the shared table already read. Returns the token count.
+template <class M>
+std::uint32_t decode_record_body(Cursor& record, const TableView& table, Doc* out, Tracer* tr);
+template <class M>
+std::uint32_t decode_ondc_body(Cursor& body, TableView& table, StringStore* strings, Doc* out, Tracer* tr);
+
+// Section 5's count (R11), checked against the section's bytes; the cursor is left at the first record.
+template <class M>
+std::uint32_t decode_records_count(Cursor& sec, Tracer* tr);
+// One record: u32 length + body. Returns the token count.
+template <class M>
+std::uint32_t decode_record(Cursor& sec, std::uint32_t index, const TableView& table, Doc* out, Tracer* tr);
+
+struct Header {
+    Format format = Format::ondc;
+    bool crc = false;
+    std::uint32_t body_length = 0;
+};
+inline constexpr std::size_t header_size = 12;
+inline constexpr std::size_t trailer_size = 4;
+
+// Magic, version and flags (R6); needs 12 bytes (header.truncated otherwise).
+template <class M>
+Header decode_header(Cursor& c, Tracer* tr);
+// The buffer holds exactly header + body + trailer (R6).
+void check_container_size(const Header& h, std::uint64_t total, std::uint64_t origin);
+// Verifies the trailer (R7): `all` is the whole container, trailer included.
+template <class M>
+void check_trailer(Bytes all, std::uint64_t origin, Tracer* tr);
+
+std::uint32_t crc32(const std::uint8_t* p, std::size_t n, std::uint32_t crc = 0) noexcept;
+
+// Whole containers in a buffer; `origin` is the buffer's offset in a stream (0 otherwise).
+template <class M>
+Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Tracer* tr);
+
+// Range checks shared by reader and writer.
+inline bool confidence_ok(float c) noexcept { return c >= 0.0f && c <= 1.0f; }  // false for NaN
+inline constexpr std::uint32_t max_tokens = 33'554'432;
+
+}  // namespace ond::detail

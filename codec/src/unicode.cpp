@@ -1,0 +1,193 @@
+#include "ond/unicode.hpp"
+
+#include <cstring>
+
+namespace ond::unicode {
+
+namespace {
+
+// Decodes one multi-byte sequence starting at p[i] (p[i] >= 0x80). Returns its length in bytes
+// (0 if ill-formed) and the code point. With allow_surrogates, ED A0..BF xx is accepted (WTF-8).
+inline std::size_t decode_seq(const unsigned char* p, std::size_t n, std::size_t i, bool allow_surrogates,
+                              std::uint32_t& cp) noexcept {
+    const unsigned char b0 = p[i];
+    auto cont = [&](std::size_t k) { return i + k < n && (p[i + k] & 0xC0) == 0x80; };
+    if (b0 >= 0xC2 && b0 <= 0xDF) {
+        if (!cont(1)) return 0;
+        cp = ((b0 & 0x1Fu) << 6) | (p[i + 1] & 0x3Fu);
+        return 2;
+    }
+    if (b0 >= 0xE0 && b0 <= 0xEF) {
+        if (!cont(1) || !cont(2)) return 0;
+        const unsigned char b1 = p[i + 1];
+        if (b0 == 0xE0 && b1 < 0xA0) return 0;                        // overlong
+        if (b0 == 0xED && b1 >= 0xA0 && !allow_surrogates) return 0;  // surrogate
+        cp = ((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (p[i + 2] & 0x3Fu);
+        return 3;
+    }
+    if (b0 >= 0xF0 && b0 <= 0xF4) {
+        if (!cont(1) || !cont(2) || !cont(3)) return 0;
+        const unsigned char b1 = p[i + 1];
+        if (b0 == 0xF0 && b1 < 0x90) return 0;  // overlong
+        if (b0 == 0xF4 && b1 >= 0x90) return 0;  // above U+10FFFF
+        cp = ((b0 & 0x07u) << 18) | ((b1 & 0x3Fu) << 12) | ((p[i + 2] & 0x3Fu) << 6) | (p[i + 3] & 0x3Fu);
+        return 4;
+    }
+    return 0;
+}
+
+inline bool ascii8(const unsigned char* p) noexcept {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return (w & 0x8080808080808080ull) == 0;
+}
+
+void put_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out.push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+}
+
+template <class F>
+void for_each_unit(std::string_view s, F&& f) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    std::size_t i = 0;
+    while (i < s.size()) {
+        if (p[i] < 0x80) {
+            f(static_cast<char16_t>(p[i]));
+            ++i;
+            continue;
+        }
+        std::uint32_t cp = 0;
+        std::size_t len = decode_seq(p, s.size(), i, true, cp);
+        if (len == 0) {  // precondition violated; emit U+FFFD rather than read out of bounds
+            f(u'\uFFFD');
+            ++i;
+            continue;
+        }
+        if (cp >= 0x10000) {
+            f(static_cast<char16_t>(0xD800 + ((cp - 0x10000) >> 10)));
+            f(static_cast<char16_t>(0xDC00 + ((cp - 0x10000) & 0x3FF)));
+        } else {
+            f(static_cast<char16_t>(cp));
+        }
+        i += len;
+    }
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> utf8_utf16_length(const unsigned char* p, std::size_t n, std::size_t* err_at) noexcept {
+    std::uint64_t units = 0;
+    std::size_t i = 0;
+    while (i < n) {
+        if (i + 8 <= n && ascii8(p + i)) {
+            i += 8;
+            units += 8;
+            continue;
+        }
+        if (p[i] < 0x80) {
+            ++i;
+            ++units;
+            continue;
+        }
+        std::uint32_t cp = 0;
+        std::size_t len = decode_seq(p, n, i, false, cp);
+        if (len == 0) {
+            if (err_at) *err_at = i;
+            return std::nullopt;
+        }
+        units += len == 4 ? 2 : 1;
+        i += len;
+    }
+    return units;
+}
+
+std::optional<std::uint64_t> wtf8_utf16_length(std::string_view s) noexcept {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const std::size_t n = s.size();
+    std::uint64_t units = 0;
+    std::size_t i = 0;
+    bool prev_high = false;  // the previous sequence was a lone high surrogate
+    while (i < n) {
+        if (p[i] < 0x80) {
+            ++i;
+            ++units;
+            prev_high = false;
+            continue;
+        }
+        std::uint32_t cp = 0;
+        std::size_t len = decode_seq(p, n, i, true, cp);
+        if (len == 0) return std::nullopt;
+        const bool high = cp >= 0xD800 && cp <= 0xDBFF;
+        const bool low = cp >= 0xDC00 && cp <= 0xDFFF;
+        if (low && prev_high) return std::nullopt;  // a pair must be one 4-byte sequence
+        prev_high = high;
+        units += len == 4 ? 2 : 1;
+        i += len;
+    }
+    return units;
+}
+
+bool wtf8_has_surrogate(std::string_view s) noexcept {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    for (std::size_t i = 0; i + 1 < s.size(); ++i)
+        if (p[i] == 0xED && p[i + 1] >= 0xA0) return true;
+    return false;
+}
+
+void append_wtf8_from_utf16le(std::string& out, const unsigned char* p, std::size_t units) {
+    out.reserve(out.size() + units * 3);
+    for (std::size_t i = 0; i < units; ++i) {
+        std::uint32_t u = p[2 * i] | (static_cast<std::uint32_t>(p[2 * i + 1]) << 8);
+        if (u >= 0xD800 && u <= 0xDBFF && i + 1 < units) {
+            std::uint32_t v = p[2 * i + 2] | (static_cast<std::uint32_t>(p[2 * i + 3]) << 8);
+            if (v >= 0xDC00 && v <= 0xDFFF) {
+                put_utf8(out, 0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00));
+                ++i;
+                continue;
+            }
+        }
+        put_utf8(out, u);
+    }
+}
+
+std::string wtf8_from_utf16(std::u16string_view units) {
+    std::string le;
+    le.resize(units.size() * 2);
+    for (std::size_t i = 0; i < units.size(); ++i) {
+        le[2 * i] = static_cast<char>(units[i] & 0xFF);
+        le[2 * i + 1] = static_cast<char>(units[i] >> 8);
+    }
+    std::string out;
+    append_wtf8_from_utf16le(out, reinterpret_cast<const unsigned char*>(le.data()), units.size());
+    return out;
+}
+
+std::u16string utf16_from_wtf8(std::string_view s) {
+    std::u16string out;
+    out.reserve(s.size());
+    for_each_unit(s, [&](char16_t u) { out.push_back(u); });
+    return out;
+}
+
+void append_utf16le_from_wtf8(std::string& out, std::string_view s) {
+    for_each_unit(s, [&](char16_t u) {
+        out.push_back(static_cast<char>(u & 0xFF));
+        out.push_back(static_cast<char>(u >> 8));
+    });
+}
+
+}  // namespace ond::unicode

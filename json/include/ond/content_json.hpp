@@ -1,0 +1,33 @@
+// The content model as JSON, exactly as testee-protocol.md defines it. The one place where the
+// project turns content into JSON and back; the CLI, the corpus generator and the runner share it.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "ond/model.hpp"
+
+namespace ond::json {
+
+// Malformed JSON, or JSON that does not follow the content model.
+class JsonError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Container -> JSON text (one line unless pretty). Floats as the shortest text that reads back
+// to the same binary32 bits; -0.0 as "-0.0"; strings with lone surrogates as {"utf16": [...]}.
+std::string to_json(const Container& c, bool pretty = false);
+
+// JSON text -> Container (strings interned into c.strings). Floats are read from their decimal
+// text straight to the nearest binary32. Throws JsonError.
+Container from_json(std::string_view text);
+
+// Structural comparison of two content JSON texts: keys in any order, floats by binary32 bits,
+// strings by UTF-16 code units. nullopt when equal, else the first difference, e.g.
+// "docs[2].tokens[17].head: expected 3, got 4". Throws JsonError if either is not valid JSON.
+std::optional<std::string> compare_content(std::string_view expected, std::string_view actual);
+
+}  // namespace ond::json

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs everything the project builds, tests and benchmarks with, from Debian 12's archive.
+# Idempotent: packages already present are left as they are.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config git python3
+  clang libclang-rt-14-dev llvm-14
+  zlib1g-dev
+  libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
+  nlohmann-json3-dev libcli11-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+echo "dependencies: ok (${#packages[@]} packages)"
