@@ -8,7 +8,15 @@ packages=(
   zlib1g-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev
+  libisal-dev
 )
+# Opt-in: the peers the benchmarks compare against (bench/ only; the codec never links them).
+for arg in "$@"; do
+  case "$arg" in
+    --bench) packages+=(libprotobuf-dev protobuf-compiler libmsgpack-cxx-dev libflatbuffers-dev flatbuffers-compiler) ;;
+    *) echo "usage: $0 [--bench]" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
