@@ -116,9 +116,16 @@ std::uint32_t decode_record_body(Cursor& record, const TableView& table, Doc* ou
 template <class M>
 std::uint32_t decode_ondc_body(Cursor& body, TableView& table, StringStore* strings, Doc* out, Tracer* tr);
 
-// Section 5's count (R11), checked against the section's bytes; the cursor is left at the first record.
+// An ONDB body up to its records: section 1, then section 5's frame (which must end the body)
+// and count (R11), checked against the section's bytes. `records` is left at the first record.
+struct BinRecords {
+    Cursor records;
+    std::uint32_t count;
+};
 template <class M>
-std::uint32_t decode_records_count(Cursor& sec, Tracer* tr);
+BinRecords decode_ondb_prologue(Cursor& body, TableView& table, StringStore* strings, Tracer* tr);
+// After the last record: the records must fill section 5 exactly (bin.trailing-bytes).
+void check_records_end(const Cursor& records);
 // One record: u32 length + body. Returns the token count.
 template <class M>
 std::uint32_t decode_record(Cursor& sec, std::uint32_t index, const TableView& table, Doc* out, Tracer* tr);

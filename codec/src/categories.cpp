@@ -1,0 +1,51 @@
+// Categories, section 6 (R23, R4, R15).
+#include <string>
+#include <unordered_set>
+
+#include "labels.hpp"
+#include "sections.hpp"
+#include "trace_format.hpp"
+
+namespace ond::detail {
+
+template <class M>
+void decode_categories_section(Cursor& sec, const TableView& table, Doc* out, Tracer* tr) {
+    const std::uint64_t count_offset = sec.offset();
+    const std::uint32_t count = sec.varint();
+    // A category is at least a 1-byte label and a 4-byte score.
+    if (count > sec.remaining() / 5)
+        fail(Errc::categories_count_exceeds_bytes, count_offset,
+             std::to_string(count) + " categories need at least " + std::to_string(5ull * count) +
+                 " bytes, but the section has " + std::to_string(sec.remaining()) + " left");
+    if constexpr (M::trace) tr->field(count_offset, sec.offset() - count_offset, "categories.count", std::to_string(count));
+    if constexpr (M::build) {
+        out->has_cats = true;
+        out->cats.clear();
+        out->cats.reserve(count);
+    }
+    std::unordered_set<std::string> seen;  // labels by value (R23: equal strings are not distinct)
+    std::string value;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const std::string who = "category " + std::to_string(i);
+        const std::uint64_t item_offset = sec.offset();
+        const std::uint32_t label =
+            read_label(sec, table, Errc::categories_label_missing, Errc::categories_label_empty, who + "'s label");
+        value.clear();
+        append_wtf8(value, table.entries[label - 1]);
+        if (!seen.insert(value).second)
+            fail(Errc::categories_duplicate_label, item_offset, who + "'s label " + quote_wtf8(value) + " is used twice");
+        const std::uint64_t score_offset = sec.offset();
+        const float score = sec.f32();
+        if (!confidence_ok(score))
+            fail(Errc::categories_score_out_of_range, score_offset, who + " has score " + describe_float(score));
+        if constexpr (M::build) out->cats.push_back(Category{label, score});
+        if constexpr (M::trace)
+            tr->field(item_offset, sec.offset() - item_offset, "categories[" + std::to_string(i) + "]",
+                      "label " + std::to_string(label) + " " + quote_wtf8(value) + ", score " + describe_float(score));
+    }
+}
+
+#define OND_INSTANTIATE(M) template void decode_categories_section<M>(Cursor&, const TableView&, Doc*, Tracer*);
+OND_FOR_EACH_MODE(OND_INSTANTIATE)
+
+}  // namespace ond::detail

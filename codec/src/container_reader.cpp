@@ -1,0 +1,62 @@
+// Whole containers from a buffer: decode() and validate().
+#include "sections.hpp"
+#include "trace_format.hpp"
+
+namespace ond::detail {
+
+template <class M>
+Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Tracer* tr) {
+    Cursor c(input, origin);
+    const Header h = decode_header<M>(c, tr);
+    check_container_size(h, input.size(), origin);
+    Summary sum;
+    sum.format = h.format;
+    sum.crc = h.crc;
+    if constexpr (M::build) {
+        out->format = h.format;
+        out->crc = h.crc;
+        out->docs.clear();
+    }
+    if constexpr (M::trace) tr->enter(c.offset(), h.body_length, "body", std::to_string(h.body_length) + " bytes");
+    Cursor body = c.sub(h.body_length);
+    TableView table;
+    StringStore* strings = nullptr;
+    if constexpr (M::build) strings = &out->strings;
+    if (h.format == Format::ondc) {
+        Doc* doc = nullptr;
+        if constexpr (M::build) doc = &out->docs.emplace_back();
+        sum.tokens = decode_ondc_body<M>(body, table, strings, doc, tr);
+        sum.docs = 1;
+    } else {
+        BinRecords bin = decode_ondb_prologue<M>(body, table, strings, tr);
+        // Documents are added as their records are read, never up front from the declared count.
+        for (std::uint32_t i = 0; i < bin.count; ++i) {
+            Doc* doc = nullptr;
+            if constexpr (M::build) doc = &out->docs.emplace_back();
+            sum.tokens += decode_record<M>(bin.records, i, table, doc, tr);
+        }
+        check_records_end(bin.records);
+        sum.docs = bin.count;
+    }
+    if constexpr (M::trace) tr->leave();
+    sum.strings = table.count();
+    if (h.crc) check_trailer<M>(input, origin, tr);
+    return sum;
+}
+
+#define OND_INSTANTIATE(M) template Summary decode_container<M>(Bytes, std::uint64_t, Container*, Tracer*);
+OND_FOR_EACH_MODE(OND_INSTANTIATE)
+
+}  // namespace ond::detail
+
+namespace ond {
+
+Container decode(Bytes input) {
+    Container c;
+    detail::decode_container<detail::DecodeMode>(input, 0, &c, nullptr);
+    return c;
+}
+
+Summary validate(Bytes input) { return detail::decode_container<detail::ValidateMode>(input, 0, nullptr, nullptr); }
+
+}  // namespace ond

@@ -1,0 +1,53 @@
+// DocBinReader: an ONDB's records one at a time (R27).
+#include "ond/reader.hpp"
+#include "sections.hpp"
+
+namespace ond {
+
+struct DocBinReader::State {
+    Bytes input;
+    StringStore strings;
+    detail::TableView table;
+    detail::Cursor records{Bytes{}};
+    std::uint32_t count = 0;
+    std::uint32_t next = 0;
+    bool crc = false;
+    bool done = false;
+};
+
+DocBinReader::DocBinReader(Bytes input) : s_(std::make_unique<State>()) {
+    s_->input = input;
+    detail::Cursor c(input);
+    const detail::Header h = detail::decode_header<detail::DecodeMode>(c, nullptr);
+    if (h.format != Format::ondb)
+        throw Error(Errc::header_bad_magic, 0, "DocBinReader reads ONDB containers; this one is ONDC");
+    detail::check_container_size(h, input.size(), 0);
+    s_->crc = h.crc;
+    detail::Cursor body = c.sub(h.body_length);
+    detail::BinRecords bin = detail::decode_ondb_prologue<detail::DecodeMode>(body, s_->table, &s_->strings, nullptr);
+    s_->records = bin.records;
+    s_->count = bin.count;
+}
+
+DocBinReader::~DocBinReader() = default;
+DocBinReader::DocBinReader(DocBinReader&&) noexcept = default;
+DocBinReader& DocBinReader::operator=(DocBinReader&&) noexcept = default;
+
+const StringStore& DocBinReader::strings() const noexcept { return s_->strings; }
+bool DocBinReader::crc() const noexcept { return s_->crc; }
+std::uint32_t DocBinReader::count() const noexcept { return s_->count; }
+
+bool DocBinReader::next(Doc& doc) {
+    if (s_->done) return false;
+    if (s_->next < s_->count) {
+        detail::decode_record<detail::DecodeMode>(s_->records, s_->next, s_->table, &doc, nullptr);
+        ++s_->next;
+        return true;
+    }
+    s_->done = true;
+    detail::check_records_end(s_->records);
+    if (s_->crc) detail::check_trailer<detail::DecodeMode>(s_->input, 0, nullptr);
+    return false;
+}
+
+}  // namespace ond

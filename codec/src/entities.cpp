@@ -1,0 +1,56 @@
+// Entities, section 4 (R22, R15, R3).
+#include "labels.hpp"
+#include "sections.hpp"
+#include "trace_format.hpp"
+
+namespace ond::detail {
+
+template <class M>
+void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t n, Doc* out, Tracer* tr) {
+    const std::uint64_t count_offset = sec.offset();
+    const std::uint32_t count = sec.varint();
+    if (count > sec.remaining() / 7)
+        fail(Errc::entities_count_exceeds_bytes, count_offset,
+             std::to_string(count) + " entities need at least " + std::to_string(7ull * count) +
+                 " bytes, but the section has " + std::to_string(sec.remaining()) + " left");
+    if constexpr (M::trace) tr->field(count_offset, sec.offset() - count_offset, "entities.count", std::to_string(count));
+    if constexpr (M::build) {
+        out->has_ents = true;
+        out->ents.clear();
+        out->ents.reserve(count);
+    }
+    std::uint64_t prev_end = 0;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const std::string who = "entity " + std::to_string(i);
+        const std::uint64_t item_offset = sec.offset();
+        const std::uint32_t gap = sec.varint();
+        const std::uint64_t len_offset = sec.offset();
+        const std::uint32_t len = sec.varint();
+        if (len == 0) fail(Errc::entities_empty, len_offset, who + " has length 0");
+        const std::uint64_t start = prev_end + gap;
+        const std::uint64_t end = start + len;
+        if (end > n)
+            fail(Errc::entities_out_of_range, item_offset,
+                 who + " ends at token " + std::to_string(end) + "; the document has " + std::to_string(n) + " tokens");
+        const std::uint32_t label =
+            read_label(sec, table, Errc::entities_label_missing, Errc::entities_label_empty, who + "'s label");
+        const std::uint64_t conf_offset = sec.offset();
+        const float conf = sec.f32();
+        if (!confidence_ok(conf))
+            fail(Errc::entities_confidence_out_of_range, conf_offset, who + " has confidence " + describe_float(conf));
+        if constexpr (M::build)
+            out->ents.push_back(Entity{static_cast<std::uint32_t>(start), len, label, conf});
+        if constexpr (M::trace)
+            tr->field(item_offset, sec.offset() - item_offset, "entities[" + std::to_string(i) + "]",
+                      "gap " + std::to_string(gap) + ", tokens [" + std::to_string(start) + ", " + std::to_string(end) +
+                          "), label " + std::to_string(label) + " " + describe_string(table.entries[label - 1]) +
+                          ", conf " + describe_float(conf));
+        prev_end = end;
+    }
+}
+
+#define OND_INSTANTIATE(M) \
+    template void decode_entities_section<M>(Cursor&, const TableView&, std::uint32_t, Doc*, Tracer*);
+OND_FOR_EACH_MODE(OND_INSTANTIATE)
+
+}  // namespace ond::detail

@@ -1,0 +1,89 @@
+// The 12-byte header (R6) and the CRC-32 trailer (R7).
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include <zlib.h>
+
+#include "sections.hpp"
+#include "trace_format.hpp"
+
+static_assert(std::endian::native == std::endian::little, "the codec reads floats and u32 columns in place");
+
+namespace ond::detail {
+
+std::uint32_t crc32(const std::uint8_t* p, std::size_t n, std::uint32_t crc) noexcept {
+    uLong c = crc;
+    while (n > 0) {  // zlib takes a uInt length
+        const uInt chunk = n > (1u << 30) ? (1u << 30) : static_cast<uInt>(n);
+        c = ::crc32(c, p, chunk);
+        p += chunk;
+        n -= chunk;
+    }
+    return static_cast<std::uint32_t>(c);
+}
+
+template <class M>
+Header decode_header(Cursor& c, Tracer* tr) {
+    const std::uint64_t base = c.offset();
+    if (c.remaining() < header_size)
+        fail(Errc::header_truncated, c.end_offset(),
+             "the input has " + std::to_string(c.remaining()) + " bytes; a header needs 12");
+    const std::uint8_t* magic = c.bytes(4);
+    Header h;
+    if (std::memcmp(magic, "ONDC", 4) == 0)
+        h.format = Format::ondc;
+    else if (std::memcmp(magic, "ONDB", 4) == 0)
+        h.format = Format::ondb;
+    else
+        fail(Errc::header_bad_magic, base, "the magic is not ONDC or ONDB");
+    if constexpr (M::trace) tr->field(base, 4, "header.magic", h.format == Format::ondc ? "ONDC" : "ONDB");
+    const std::uint16_t version = c.u16();
+    if (version != 1) fail(Errc::header_bad_version, base + 4, "format version " + std::to_string(version) + " (must be 1)");
+    if constexpr (M::trace) tr->field(base + 4, 2, "header.version", "1");
+    const std::uint16_t flags = c.u16();
+    if (flags > 1) fail(Errc::header_bad_flags, base + 6, "flags " + std::to_string(flags) + " set bits other than bit 0");
+    h.crc = flags == 1;
+    if constexpr (M::trace) tr->field(base + 6, 2, "header.flags", h.crc ? "1 (CRC-32 trailer)" : "0 (no trailer)");
+    h.body_length = c.u32();
+    if constexpr (M::trace) tr->field(base + 8, 4, "header.body-length", std::to_string(h.body_length));
+    return h;
+}
+
+void check_container_size(const Header& h, std::uint64_t total, std::uint64_t origin) {
+    const std::uint64_t expected = header_size + std::uint64_t{h.body_length} + (h.crc ? trailer_size : 0);
+    if (total < expected)
+        fail(Errc::container_truncated, origin + total,
+             "the container declares " + std::to_string(expected) + " bytes, but the input has " + std::to_string(total));
+    if (total > expected)
+        fail(Errc::container_trailing_bytes, origin + expected,
+             std::to_string(total - expected) + " bytes follow the end of the container");
+}
+
+template <class M>
+void check_trailer(Bytes all, std::uint64_t origin, Tracer* tr) {
+    const auto* p = reinterpret_cast<const std::uint8_t*>(all.data());
+    const std::size_t covered = all.size() - trailer_size;
+    const std::uint32_t stored = Cursor::load_u32(p + covered);
+    const std::uint32_t actual = crc32(p, covered);
+    auto hex = [](std::uint32_t v) {
+        char buf[11];
+        static const char* digits = "0123456789abcdef";
+        buf[0] = '0';
+        buf[1] = 'x';
+        for (int i = 0; i < 8; ++i) buf[2 + i] = digits[(v >> (28 - 4 * i)) & 15];
+        buf[10] = 0;
+        return std::string(buf);
+    };
+    if constexpr (M::trace) tr->field(origin + covered, 4, "trailer.crc32", hex(stored));
+    if (stored != actual)
+        fail(Errc::crc_mismatch, origin + covered,
+             "the trailer holds CRC-32 " + hex(stored) + ", but the bytes before it give " + hex(actual));
+}
+
+#define OND_INSTANTIATE(M)                                 \
+    template Header decode_header<M>(Cursor&, Tracer*);    \
+    template void check_trailer<M>(Bytes, std::uint64_t, Tracer*);
+OND_FOR_EACH_MODE(OND_INSTANTIATE)
+
+}  // namespace ond::detail

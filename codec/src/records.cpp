@@ -1,0 +1,250 @@
+// Section framing (R8-R10), document bodies, and ONDB records, section 5 (R11).
+#include <string>
+
+#include "sections.hpp"
+#include "trace_format.hpp"
+
+namespace ond::detail {
+
+const char* section_name(std::uint8_t id) noexcept {
+    switch (id) {
+        case sec_strings: return "string table";
+        case sec_text: return "text";
+        case sec_tokens: return "tokens";
+        case sec_entities: return "entities";
+        case sec_records: return "records";
+        case sec_categories: return "categories";
+        case sec_span_groups: return "span groups";
+        default: return "unknown";
+    }
+}
+
+SectionFrame read_section_frame(Cursor& body, int& last_id) {
+    SectionFrame f;
+    f.offset = body.offset();
+    if (body.remaining() < 5)
+        fail(Errc::section_truncated, f.offset,
+             "a section needs 5 bytes for its id and length, but only " + std::to_string(body.remaining()) + " remain");
+    f.id = body.u8();
+    f.length = body.u32();
+    if (static_cast<int>(f.id) <= last_id)
+        fail(Errc::section_out_of_order, f.offset,
+             "section " + std::to_string(f.id) + " follows section " + std::to_string(last_id) +
+                 (static_cast<int>(f.id) == last_id ? " (repeated)" : " (ids must increase)"));
+    if (f.length > body.remaining())
+        fail(Errc::section_length_out_of_range, f.offset + 1,
+             "section " + std::to_string(f.id) + " declares " + std::to_string(f.length) + " bytes, but only " +
+                 std::to_string(body.remaining()) + " remain");
+    last_id = f.id;
+    return f;
+}
+
+namespace {
+
+constexpr unsigned bit(unsigned id) { return 1u << id; }
+
+// Which ids are known and which are required, by place (R9, R10).
+struct PlaceRules {
+    unsigned known;
+    unsigned required;
+};
+constexpr PlaceRules rules_for(Place p) {
+    switch (p) {
+        case Place::ondc_body:
+            return {bit(1) | bit(2) | bit(3) | bit(4) | bit(6) | bit(7), bit(1) | bit(2) | bit(3)};
+        case Place::ondb_body: return {bit(1) | bit(5), bit(1) | bit(5)};
+        case Place::record: return {bit(2) | bit(3) | bit(4), bit(2) | bit(3)};
+    }
+    return {0, 0};
+}
+const char* place_name(Place p) {
+    switch (p) {
+        case Place::ondc_body: return "an ONDC body";
+        case Place::ondb_body: return "an ONDB body";
+        case Place::record: return "a record";
+    }
+    return "";
+}
+
+// Walks the sections of one body or record: framing, order, missing and misplaced sections.
+template <class M>
+class SectionWalker {
+public:
+    SectionWalker(Place place, Tracer* tr) : place_(place), rules_(rules_for(place)), tr_(tr) {}
+
+    // The next known section's frame and content; false at the end (after the missing check).
+    // Unknown sections are skipped here; misplaced ones are refused.
+    bool next(Cursor& body, SectionFrame& f, Cursor& content) {
+        for (;;) {
+            if (body.empty()) {
+                check_missing(256, body.offset());
+                return false;
+            }
+            f = read_section_frame(body, last_);
+            check_missing(f.id, f.offset);
+            content = body.sub(f.length);
+            const bool defined = f.id >= 1 && f.id <= 7;
+            if (defined && !(rules_.known & bit(f.id)))
+                fail(Errc::section_misplaced, f.offset,
+                     "section " + std::to_string(f.id) + " (" + section_name(f.id) + ") does not belong in " +
+                         place_name(place_));
+            if (!defined) {
+                if constexpr (M::trace)
+                    tr_->field(f.offset, 5ull + f.length, "section " + std::to_string(f.id) + " (unknown)",
+                               "skipped, " + std::to_string(f.length) + " bytes");
+                continue;
+            }
+            seen_ |= bit(f.id);
+            if constexpr (M::trace)
+                tr_->enter(f.offset, 5ull + f.length, "section " + std::to_string(f.id) + " (" + section_name(f.id) + ")",
+                           std::to_string(f.length) + " bytes");
+            return true;
+        }
+    }
+    // After a known section's decoder: it must have consumed its content exactly.
+    void finish(const SectionFrame& f, const Cursor& content) {
+        if (!content.empty())
+            fail(Errc::section_trailing_bytes, content.offset(),
+                 "section " + std::to_string(f.id) + " (" + section_name(f.id) + ") has " +
+                     std::to_string(content.remaining()) + " bytes after its contents");
+        if constexpr (M::trace) tr_->leave();
+    }
+
+private:
+    void check_missing(unsigned upto, std::uint64_t offset) const {
+        for (unsigned id = 1; id <= 7 && id < upto; ++id)
+            if ((rules_.required & bit(id)) && !(seen_ & bit(id)))
+                fail(Errc::section_missing, offset,
+                     std::string("the ") + section_name(static_cast<std::uint8_t>(id)) + " section (id " +
+                         std::to_string(id) + ") is missing from " + place_name(place_));
+    }
+
+    Place place_;
+    PlaceRules rules_;
+    Tracer* tr_;
+    int last_ = -1;
+    unsigned seen_ = 0;
+};
+
+// Sections 2, 3, 4 (and in ONDC 6, 7) once the table is known.
+template <class M>
+struct DocSections {
+    const TableView& table;
+    Doc* out;
+    Tracer* tr;
+    std::uint32_t text_length = 0;
+    std::uint32_t n = 0;
+
+    void decode(const SectionFrame& f, Cursor& c) {
+        switch (f.id) {
+            case sec_text: text_length = decode_text_section<M>(c, out, tr); break;
+            case sec_tokens: n = decode_tokens_section<M>(c, table, text_length, out, tr); break;
+            case sec_entities: decode_entities_section<M>(c, table, n, out, tr); break;
+            case sec_categories: decode_categories_section<M>(c, table, out, tr); break;
+            case sec_span_groups: decode_span_groups_section<M>(c, table, n, out, tr); break;
+            default: break;
+        }
+    }
+};
+
+template <class M>
+void reset_doc(Doc* out) {
+    if constexpr (M::build) {
+        out->has_ents = out->has_cats = false;
+        out->ents.clear();
+        out->cats.clear();
+        out->spans.clear();
+    }
+}
+
+}  // namespace
+
+template <class M>
+std::uint32_t decode_record_body(Cursor& record, const TableView& table, Doc* out, Tracer* tr) {
+    reset_doc<M>(out);
+    SectionWalker<M> walker(Place::record, tr);
+    DocSections<M> doc{table, out, tr};
+    SectionFrame f;
+    Cursor content(Bytes{});
+    while (walker.next(record, f, content)) {
+        doc.decode(f, content);
+        walker.finish(f, content);
+    }
+    return doc.n;
+}
+
+template <class M>
+std::uint32_t decode_ondc_body(Cursor& body, TableView& table, StringStore* strings, Doc* out, Tracer* tr) {
+    reset_doc<M>(out);
+    SectionWalker<M> walker(Place::ondc_body, tr);
+    DocSections<M> doc{table, out, tr};
+    SectionFrame f;
+    Cursor content(Bytes{});
+    while (walker.next(body, f, content)) {
+        if (f.id == sec_strings)
+            decode_string_table_section<M>(content, table, strings, tr);
+        else
+            doc.decode(f, content);
+        walker.finish(f, content);
+    }
+    return doc.n;
+}
+
+template <class M>
+BinRecords decode_ondb_prologue(Cursor& body, TableView& table, StringStore* strings, Tracer* tr) {
+    SectionWalker<M> walker(Place::ondb_body, tr);
+    SectionFrame f;
+    Cursor content(Bytes{});
+    while (walker.next(body, f, content)) {
+        if (f.id == sec_strings) {
+            decode_string_table_section<M>(content, table, strings, tr);
+            walker.finish(f, content);
+            continue;
+        }
+        // Section 5 must end the body (R11): nothing, not even an unknown section, follows it.
+        if (!body.empty())
+            fail(Errc::bin_section_after_records, body.offset(),
+                 std::to_string(body.remaining()) + " bytes follow section 5 in the ONDB body");
+        const std::uint64_t count_offset = content.offset();
+        const std::uint32_t count = content.u32();
+        if (count > content.remaining() / 4)
+            fail(Errc::bin_count_exceeds_bytes, count_offset,
+                 std::to_string(count) + " records need at least " + std::to_string(4ull * count) +
+                     " bytes, but section 5 has " + std::to_string(content.remaining()) + " left");
+        if constexpr (M::trace) tr->field(count_offset, 4, "records.count", std::to_string(count));
+        return BinRecords{content, count};
+    }
+    // Not reached: the walker's end-of-body check raises section.missing for section 5.
+    fail(Errc::section_missing, body.offset(), "the records section (id 5) is missing from an ONDB body");
+}
+
+void check_records_end(const Cursor& records) {
+    if (!records.empty())
+        fail(Errc::bin_trailing_bytes, records.offset(),
+             std::to_string(records.remaining()) + " bytes of section 5 follow the last record");
+}
+
+template <class M>
+std::uint32_t decode_record(Cursor& sec, std::uint32_t index, const TableView& table, Doc* out, Tracer* tr) {
+    const std::uint64_t rec_offset = sec.offset();
+    const std::uint32_t length = sec.u32();
+    if (length > sec.remaining())
+        fail(Errc::bin_record_length_out_of_range, rec_offset,
+             "record " + std::to_string(index) + " declares " + std::to_string(length) + " bytes, but section 5 has " +
+                 std::to_string(sec.remaining()) + " left");
+    if constexpr (M::trace)
+        tr->enter(rec_offset, 4ull + length, "record " + std::to_string(index), std::to_string(length) + " bytes");
+    Cursor body = sec.sub(length);
+    const std::uint32_t n = decode_record_body<M>(body, table, out, tr);
+    if constexpr (M::trace) tr->leave();
+    return n;
+}
+
+#define OND_INSTANTIATE(M)                                                                               \
+    template std::uint32_t decode_record_body<M>(Cursor&, const TableView&, Doc*, Tracer*);              \
+    template std::uint32_t decode_ondc_body<M>(Cursor&, TableView&, StringStore*, Doc*, Tracer*);        \
+    template BinRecords decode_ondb_prologue<M>(Cursor&, TableView&, StringStore*, Tracer*);             \
+    template std::uint32_t decode_record<M>(Cursor&, std::uint32_t, const TableView&, Doc*, Tracer*);
+OND_FOR_EACH_MODE(OND_INSTANTIATE)
+
+}  // namespace ond::detail

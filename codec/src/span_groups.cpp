@@ -1,0 +1,85 @@
+// Span groups, section 7 (R24, R15, R3).
+#include <string>
+#include <unordered_set>
+
+#include "labels.hpp"
+#include "sections.hpp"
+#include "trace_format.hpp"
+
+namespace ond::detail {
+
+template <class M>
+void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32_t n, Doc* out, Tracer* tr) {
+    const std::uint64_t groups_offset = sec.offset();
+    const std::uint32_t groups = sec.varint();
+    // A group is at least a 1-byte name and a 1-byte span count.
+    if (groups > sec.remaining() / 2)
+        fail(Errc::spans_group_count_exceeds_bytes, groups_offset,
+             std::to_string(groups) + " span groups need at least " + std::to_string(2ull * groups) +
+                 " bytes, but the section has " + std::to_string(sec.remaining()) + " left");
+    if constexpr (M::trace) tr->field(groups_offset, sec.offset() - groups_offset, "spans.groups", std::to_string(groups));
+    if constexpr (M::build) {
+        out->spans.clear();
+        out->spans.reserve(groups);
+    }
+    std::unordered_set<std::string> names;
+    std::string value;
+    for (std::uint32_t g = 0; g < groups; ++g) {
+        const std::string group = "span group " + std::to_string(g);
+        const std::uint64_t group_offset = sec.offset();
+        const std::uint32_t name =
+            read_label(sec, table, Errc::spans_group_name_missing, Errc::spans_group_name_empty, group + "'s name");
+        value.clear();
+        append_wtf8(value, table.entries[name - 1]);
+        if (!names.insert(value).second)
+            fail(Errc::spans_duplicate_group_name, group_offset, group + "'s name " + quote_wtf8(value) + " is used twice");
+        const std::uint64_t count_offset = sec.offset();
+        const std::uint32_t count = sec.varint();
+        // A span is at least 1-byte start, length and label and a 4-byte confidence.
+        if (count > sec.remaining() / 7)
+            fail(Errc::spans_count_exceeds_bytes, count_offset,
+                 group + " declares " + std::to_string(count) + " spans, needing at least " +
+                     std::to_string(7ull * count) + " bytes, but the section has " + std::to_string(sec.remaining()) +
+                     " left");
+        if constexpr (M::trace)
+            tr->enter(group_offset, 0, "spans[" + std::to_string(g) + "]",
+                      "name " + std::to_string(name) + " " + quote_wtf8(value) + ", " + std::to_string(count) + " spans");
+        SpanGroup* sg = nullptr;
+        if constexpr (M::build) {
+            out->spans.push_back(SpanGroup{name, {}});
+            sg = &out->spans.back();
+            sg->spans.reserve(count);
+        }
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const std::string who = group + ", span " + std::to_string(i);
+            const std::uint64_t item_offset = sec.offset();
+            const std::uint32_t start = sec.varint();
+            const std::uint64_t len_offset = sec.offset();
+            const std::uint32_t len = sec.varint();
+            if (len == 0) fail(Errc::spans_empty, len_offset, who + " has length 0");
+            const std::uint64_t end = std::uint64_t{start} + len;
+            if (end > n)
+                fail(Errc::spans_out_of_range, item_offset,
+                     who + " ends at token " + std::to_string(end) + "; the document has " + std::to_string(n) + " tokens");
+            const std::uint32_t label =
+                read_label(sec, table, Errc::spans_label_missing, Errc::spans_label_empty, who + "'s label");
+            const std::uint64_t conf_offset = sec.offset();
+            const float conf = sec.f32();
+            if (!confidence_ok(conf))
+                fail(Errc::spans_confidence_out_of_range, conf_offset, who + " has confidence " + describe_float(conf));
+            if constexpr (M::build) sg->spans.push_back(Span{start, len, label, conf});
+            if constexpr (M::trace)
+                tr->field(item_offset, sec.offset() - item_offset, "spans[" + std::to_string(g) + "][" + std::to_string(i) + "]",
+                          "tokens [" + std::to_string(start) + ", " + std::to_string(end) + "), label " +
+                              std::to_string(label) + " " + describe_string(table.entries[label - 1]) + ", conf " +
+                              describe_float(conf));
+        }
+        if constexpr (M::trace) tr->leave();
+    }
+}
+
+#define OND_INSTANTIATE(M) \
+    template void decode_span_groups_section<M>(Cursor&, const TableView&, std::uint32_t, Doc*, Tracer*);
+OND_FOR_EACH_MODE(OND_INSTANTIATE)
+
+}  // namespace ond::detail

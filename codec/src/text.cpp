@@ -1,0 +1,47 @@
+// The text, section 2 (R16).
+#include "sections.hpp"
+#include "trace_format.hpp"
+#include "ond/unicode.hpp"
+
+namespace ond::detail {
+
+template <class M>
+std::uint32_t decode_text_section(Cursor& sec, Doc* out, Tracer* tr) {
+    const std::uint64_t enc_offset = sec.offset();
+    const std::uint8_t enc = sec.u8();
+    if (enc > 1)
+        fail(Errc::text_bad_encoding, enc_offset, "text encoding byte " + std::to_string(enc) + " (must be 0 or 1)");
+    if constexpr (M::trace) tr->field(enc_offset, 1, "text.encoding", enc == 0 ? "0 (UTF-8)" : "1 (UTF-16LE)");
+    const std::uint64_t text_offset = sec.offset();
+    const std::size_t size = sec.remaining();
+    const std::uint8_t* p = sec.bytes(size);
+    std::uint64_t units = 0;
+    if (enc == 0) {
+        std::size_t bad = 0;
+        auto len = unicode::utf8_utf16_length(p, size, &bad);
+        if (!len) fail(Errc::text_invalid_utf8, text_offset + bad, "ill-formed UTF-8 in the text");
+        units = *len;
+        if constexpr (M::build) out->text.assign(reinterpret_cast<const char*>(p), size);
+    } else {
+        if (size & 1)
+            fail(Errc::text_odd_utf16_length, text_offset + size - 1,
+                 "UTF-16 text of " + std::to_string(size) + " bytes (an odd count)");
+        units = size / 2;
+        if constexpr (M::build) {
+            out->text.clear();
+            unicode::append_wtf8_from_utf16le(out->text, p, units);
+        }
+    }
+    // A section holds at most 2^32 - 1 bytes, so the UTF-16 length always fits in 32 bits.
+    if constexpr (M::build) out->text_utf16_length = static_cast<std::uint32_t>(units);
+    if constexpr (M::trace) {
+        RawString s{p, static_cast<std::uint32_t>(size), enc == 1, text_offset};
+        tr->field(text_offset, size, "text", describe_string(s) + " (" + std::to_string(units) + " UTF-16 units)");
+    }
+    return static_cast<std::uint32_t>(units);
+}
+
+#define OND_INSTANTIATE(M) template std::uint32_t decode_text_section<M>(Cursor&, Doc*, Tracer*);
+OND_FOR_EACH_MODE(OND_INSTANTIATE)
+
+}  // namespace ond::detail

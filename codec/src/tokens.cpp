@@ -1,0 +1,149 @@
+// The tokens, section 3 (R17-R21, R3).
+#include <cstring>
+
+#include "sections.hpp"
+#include "trace_format.hpp"
+
+namespace ond::detail {
+
+namespace {
+const char* const column_names[token_column_count] = {"norm", "lemma", "pos", "tag", "dep", "morph"};
+
+std::string indexed(const char* what, std::uint32_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
+}  // namespace
+
+template <class M>
+std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::uint32_t text_utf16_length, Doc* out,
+                                    Tracer* tr) {
+    const std::uint64_t n_offset = sec.offset();
+    const std::uint32_t n = sec.varint();
+    if (n > max_tokens)
+        fail(Errc::tokens_count_too_large, n_offset,
+             std::to_string(n) + " tokens declared; at most 33,554,432 are allowed");
+    if (9ull * n > sec.remaining())
+        fail(Errc::tokens_count_exceeds_bytes, n_offset,
+             std::to_string(n) + " tokens need at least " + std::to_string(9ull * n) + " bytes, but the section has " +
+                 std::to_string(sec.remaining()) + " left");
+    if constexpr (M::trace) tr->field(n_offset, sec.offset() - n_offset, "tokens.count", std::to_string(n));
+    Tokens* t = nullptr;
+    if constexpr (M::build) {
+        t = &out->tokens;
+        t->clear();
+        t->resize(n);
+    }
+
+    // Spans: gap from the previous end, then length; both in UTF-16 code units.
+    std::uint64_t prev_end = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const std::uint64_t tok_offset = sec.offset();
+        const std::uint32_t gap = sec.varint();
+        const std::uint64_t len_offset = sec.offset();
+        const std::uint32_t len = sec.varint();
+        if (len == 0) fail(Errc::tokens_empty, len_offset, "token " + std::to_string(i) + " has length 0");
+        const std::uint64_t start = prev_end + gap;
+        const std::uint64_t end = start + len;
+        if (end > text_utf16_length)
+            fail(Errc::tokens_out_of_text, tok_offset,
+                 "token " + std::to_string(i) + " ends at " + std::to_string(end) + ", past the text's " +
+                     std::to_string(text_utf16_length) + " UTF-16 units");
+        if constexpr (M::build) {
+            t->start[i] = static_cast<std::uint32_t>(start);
+            t->length[i] = len;
+        }
+        if constexpr (M::trace)
+            tr->field(tok_offset, sec.offset() - tok_offset, indexed("tokens.span", i),
+                      "gap " + std::to_string(gap) + ", length " + std::to_string(len) + " -> [" +
+                          std::to_string(start) + ", " + std::to_string(end) + ")");
+        prev_end = end;
+    }
+
+    // Six attribute columns of string indexes.
+    const std::uint32_t table_count = table.count();
+    for (std::size_t c = 0; c < token_column_count; ++c) {
+        StringId* col = nullptr;
+        if constexpr (M::build) col = t->attrs[c].data();
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const std::uint64_t off = sec.offset();
+            const std::uint32_t idx = sec.varint();
+            if (idx > table_count) [[unlikely]]
+                table.check_index(idx, off);
+            if constexpr (M::build) col[i] = idx;
+            if constexpr (M::trace)
+                tr->field(off, sec.offset() - off, std::string("tokens.") + column_names[c] + "[" + std::to_string(i) + "]",
+                          idx == 0 ? std::string("0 (not set)")
+                                   : std::to_string(idx) + " " + describe_string(table.entries[idx - 1]));
+        }
+    }
+
+    // Heads: zig-zag deltas to the head's index.
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const std::uint64_t off = sec.offset();
+        const std::int32_t delta = sec.svarint();
+        const std::int64_t head = static_cast<std::int64_t>(i) + delta;
+        if (head < 0 || head >= static_cast<std::int64_t>(n))
+            fail(Errc::tokens_head_out_of_range, off,
+                 "token " + std::to_string(i) + " has head " + std::to_string(head) + "; the document has " +
+                     std::to_string(n) + " tokens");
+        if constexpr (M::build) t->head[i] = static_cast<std::int32_t>(head);
+        if constexpr (M::trace)
+            tr->field(off, sec.offset() - off, indexed("tokens.head", i),
+                      std::to_string(delta) + " (head = token " + std::to_string(head) + ")");
+    }
+
+    // Sentence boundaries: two bits per token, low bits first.
+    const std::size_t sent_bytes = (static_cast<std::size_t>(n) + 3) / 4;
+    const std::uint64_t sent_offset = sec.offset();
+    const std::uint8_t* sb = sec.bytes(sent_bytes);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const unsigned v = (sb[i >> 2] >> (2 * (i & 3))) & 3u;
+        if (v == 3)
+            fail(Errc::tokens_bad_sentence_value, sent_offset + (i >> 2),
+                 "token " + std::to_string(i) + " has sentence value 3");
+        if constexpr (M::build) t->sent[i] = static_cast<Sentence>(v);
+    }
+    if (n & 3) {
+        const unsigned used_bits = 2 * (n & 3);
+        if (sb[sent_bytes - 1] >> used_bits)
+            fail(Errc::tokens_sentence_padding, sent_offset + sent_bytes - 1,
+                 "padding bits after the last token's sentence value are not 0");
+    }
+    if constexpr (M::trace) {
+        for (std::size_t b = 0; b < sent_bytes; ++b) {
+            std::string v;
+            for (std::uint32_t i = static_cast<std::uint32_t>(b * 4); i < n && i < b * 4 + 4; ++i) {
+                static const char* names[] = {"unset", "start", "inside", "?"};
+                if (!v.empty()) v += ", ";
+                v += std::to_string(i) + ":" + names[(sb[b] >> (2 * (i & 3))) & 3u];
+            }
+            tr->field(sent_offset + b, 1, "tokens.sent[" + std::to_string(b * 4) + "..]", v);
+        }
+    }
+
+    // Confidences.
+    const std::uint64_t mode_offset = sec.offset();
+    const std::uint8_t mode = sec.u8();
+    if (mode > 1)
+        fail(Errc::tokens_bad_confidence_mode, mode_offset, "confidence mode " + std::to_string(mode) + " (must be 0 or 1)");
+    if constexpr (M::trace)
+        tr->field(mode_offset, 1, "tokens.confidence-mode", mode == 0 ? "0 (all 1.0)" : "1 (one float per token)");
+    if (mode == 1) {
+        const std::uint64_t conf_offset = sec.offset();
+        const std::uint8_t* p = sec.bytes(4ull * n);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            float f;
+            std::memcpy(&f, p + 4ull * i, 4);  // little-endian host (checked in header.cpp)
+            if (!confidence_ok(f))
+                fail(Errc::tokens_confidence_out_of_range, conf_offset + 4ull * i,
+                     "token " + std::to_string(i) + " has confidence " + describe_float(f));
+            if constexpr (M::build) t->conf[i] = f;
+            if constexpr (M::trace) tr->field(conf_offset + 4ull * i, 4, indexed("tokens.conf", i), describe_float(f));
+        }
+    }
+    return n;
+}
+
+#define OND_INSTANTIATE(M) \
+    template std::uint32_t decode_tokens_section<M>(Cursor&, const TableView&, std::uint32_t, Doc*, Tracer*);
+OND_FOR_EACH_MODE(OND_INSTANTIATE)
+
+}  // namespace ond::detail

@@ -1,0 +1,18 @@
+// Formatting of decoded values for inspect listings. Internal.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sections.hpp"
+
+#define OND_FOR_EACH_MODE(X) X(::ond::detail::ValidateMode) X(::ond::detail::DecodeMode) X(::ond::detail::InspectMode)
+
+namespace ond::detail {
+
+// A string's value for people: JSON-style quoted, with its encoding flag.
+std::string describe_string(const RawString& s);
+std::string describe_float(float f);
+std::string quote_wtf8(std::string_view s, std::size_t max_chars = 80);
+
+}  // namespace ond::detail
