@@ -1,0 +1,20 @@
+// Writes a document with the installed codec, reads it back, and checks it round-trips.
+#include <cstdio>
+
+#include <ond/ond.hpp>
+
+int main() {
+    ond::Container c;
+    ond::Doc& d = c.docs.emplace_back();
+    d.set_text("find_package works");
+    d.tokens.resize(1);
+    d.tokens.start[0] = 0;
+    d.tokens.length[0] = 4;
+    d.tokens.column(ond::TokenColumn::pos)[0] = c.strings.intern("VERB");
+    c.crc = true;
+    const auto bytes = ond::encode(c);
+    const ond::Container back = ond::decode(ond::Bytes(bytes));
+    if (!ond::same_content(c, back)) return 1;
+    std::printf("consumer: %zu bytes, round trip ok\n", bytes.size());
+    return 0;
+}
