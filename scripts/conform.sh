@@ -4,6 +4,7 @@
 # Extra arguments go to `ond conform` (e.g. --decoder "python3 my_adapter.py decode").
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh >/dev/null
 cmake --preset default >/dev/null
 cmake --build --preset default -j"${OND_JOBS:-$(nproc)}" --target ond
 out=build/default

@@ -3,6 +3,7 @@
 # short libFuzzer smoke run of every harness. Usage: scripts/test.sh [--quick]  (--quick: default build only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh >/dev/null
 jobs=${OND_JOBS:-$(nproc)}
 quick=0; [ "${1:-}" = "--quick" ] && quick=1
 
