@@ -22,12 +22,26 @@ public:
 std::string to_json(const Container& c, bool pretty = false);
 
 // JSON text -> Container (strings interned into c.strings). Floats are read from their decimal
-// text straight to the nearest binary32. Throws JsonError.
+// text straight to the nearest binary32. Throws JsonError for malformed JSON, unknown or
+// missing keys and values of the wrong type or outside their field's range (e.g. a negative
+// start). Content that is well-typed but cannot be written (a head outside the document, a
+// sentence value of 3, an infinite confidence, categories in a bin, ...) is loaded as it is and
+// left to ond::encode / ond::check_writable to refuse with their content.* codes. A text
+// longer than 2^32 - 1 UTF-16 units raises ond::Error (content.too-large) from Doc::set_text.
 Container from_json(std::string_view text);
 
 // Structural comparison of two content JSON texts: keys in any order, floats by binary32 bits,
 // strings by UTF-16 code units. nullopt when equal, else the first difference, e.g.
 // "docs[2].tokens[17].head: expected 3, got 4". Throws JsonError if either is not valid JSON.
 std::optional<std::string> compare_content(std::string_view expected, std::string_view actual);
+
+// The float rules of the content model, for tools that handle content JSON themselves.
+// format_float: the shortest decimal that reads back to the same bits ("-0.0" for negative
+// zero). Throws JsonError for NaN and infinities, which the content model cannot hold.
+std::string format_float(float f);
+// parse_float: a JSON number's text to the nearest binary32 (ties to even), +-inf past the
+// largest finite value, +-0 below half the smallest subnormal. Throws JsonError when the text
+// is not a JSON number.
+float parse_float(std::string_view json_number);
 
 }  // namespace ond::json
