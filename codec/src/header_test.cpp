@@ -48,20 +48,20 @@ TEST(Header, R6_BadMagic) {
 }
 
 TEST(Header, R6_BadVersion) {
-    for (std::uint16_t v : {0, 2, 0x0100, 0xFFFF}) {
+    for (std::uint32_t v : {0, 2, 0x0100, 0xFFFF}) {
         EXPECT_TRUE(Rejects(HelloOndc().c.build(false, {}, v), "header.bad-version", 4)) << v;
     }
 }
 
 TEST(Header, R6_BadFlags) {
-    for (std::uint16_t f : {2, 3, 0x8000, 0x0101, 0xFFFF}) {
+    for (std::uint32_t f : {2, 3, 0x8000, 0x0101, 0xFFFF}) {
         EXPECT_TRUE(Rejects(HelloOndc().c.build(false, {}, 1, f), "header.bad-flags", 6)) << f;
     }
 }
 
 TEST(Header, R6_FlagSetButNoTrailerIsTruncated) {
     // Flag bit 0 promises 4 more bytes than the buffer has.
-    auto bytes = HelloOndc().c.build(false, {}, 1, std::uint16_t{1});
+    auto bytes = HelloOndc().c.build(false, {}, 1, 1u);
     EXPECT_TRUE(Rejects(bytes, "container.truncated", bytes.size()));
 }
 

@@ -96,7 +96,7 @@ public:
         return *this;
     }
     // A section: id, u32 length, content.
-    B& section(std::uint8_t id, const B& content) {
+    B& section(std::uint32_t id, const B& content) {
         u8(id).u32(static_cast<std::uint32_t>(content.size()));
         return append(content);
     }
@@ -123,7 +123,7 @@ class Ctr {
 public:
     explicit Ctr(std::string_view magic = "ONDC") : magic_(magic) {}
 
-    std::size_t add(std::uint8_t id, const B& content) {
+    std::size_t add(std::uint32_t id, const B& content) {
         body_.section(id, content);
         return kHeader + body_.size() - content.size();
     }
@@ -140,7 +140,7 @@ public:
     // header fields; with crc, a trailer of the bytes before it is appended (flag bit 0 is set
     // unless `flags` is given).
     std::vector<std::uint8_t> build(bool crc = false, std::optional<std::uint32_t> length = {},
-                                    std::uint16_t version = 1, std::optional<std::uint16_t> flags = {}) const {
+                                    std::uint32_t version = 1, std::optional<std::uint32_t> flags = {}) const {
         B out;
         out.raw(magic_);
         out.u16(version);
