@@ -1,0 +1,118 @@
+// Our codec on each workload: validate, decode, encode, StreamReader, DocBinReader.
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+
+#include "bench_common.hpp"
+#include "ond/ond.hpp"
+
+namespace ond::bench {
+namespace {
+
+Bytes bytes_of(const std::vector<std::byte>& v) { return Bytes(v.data(), v.size()); }
+
+// A ReadFn over a buffer, handing out at most `step` bytes a call like a pipe or file would.
+ReadFn memory_source(const std::vector<std::byte>& buf, std::size_t& pos) {
+    return [&buf, &pos](std::byte* dst, std::size_t max) {
+        const std::size_t n = std::min(max, buf.size() - pos);
+        std::memcpy(dst, buf.data() + pos, n);
+        pos += n;
+        return n;
+    };
+}
+
+std::uint64_t stream_decode_all(const Workload& w) {
+    std::size_t pos = 0;
+    StreamReader r(memory_source(w.stream, pos));
+    std::uint64_t tokens = 0;
+    while (auto c = r.next()) tokens += c->docs.front().tokens.size();
+    return tokens;
+}
+
+std::uint64_t stream_validate_all(const Workload& w) {
+    std::size_t pos = 0;
+    StreamReader r(memory_source(w.stream, pos));
+    while (r.skip_next()) {
+    }
+    return r.containers_read();
+}
+
+std::uint64_t doc_bin_read_all(const Workload& w) {
+    DocBinReader r(bytes_of(w.bytes));
+    Doc doc;
+    std::uint64_t tokens = 0;
+    while (r.next(doc)) tokens += doc.tokens.size();
+    return tokens;
+}
+
+void expect(bool ok, const std::string& what) {
+    if (!ok) throw std::runtime_error(join({"codec self-check failed: ", what}));
+}
+
+// The benchmarks time only what these checks have shown to be right.
+void self_check(const Workload& w) {
+    const Summary s = validate(bytes_of(w.bytes));
+    expect(s.tokens == w.tokens && s.docs == w.docs && s.crc == w.crc, join({w.name, ": validate summary"}));
+    const Container c = decode(bytes_of(w.bytes));
+    expect(same_content(c, w.content), join({w.name, ": decode(encode(content)) == content"}));
+    expect(encode(c) == w.bytes, join({w.name, ": encode(decode(bytes)) == bytes"}));
+    expect(stream_decode_all(w) == w.tokens, join({w.name, ": StreamReader token count"}));
+    expect(stream_validate_all(w) == w.stream_docs, join({w.name, ": StreamReader::skip_next count"}));
+    if (w.content.format == Format::ondb) expect(doc_bin_read_all(w) == w.tokens, join({w.name, ": DocBinReader token count"}));
+}
+
+}  // namespace
+
+void register_codec(const WorkloadPtr& wp) {
+    self_check(*wp);
+    const std::string sfx = join({"/", wp->name});
+    const std::uint64_t in = wp->bytes.size(), tokens = wp->tokens;
+
+    benchmark::RegisterBenchmark(join({"ours/validate", sfx}).c_str(), [wp, in, tokens](benchmark::State& st) {
+        const Bytes b = bytes_of(wp->bytes);
+        const auto peak = measure_peak([&] { benchmark::DoNotOptimize(validate(b)); });
+        for (auto _ : st) {
+            Summary s = validate(b);
+            benchmark::DoNotOptimize(s);
+        }
+        report(st, in, tokens, peak);
+    });
+    benchmark::RegisterBenchmark(join({"ours/decode", sfx}).c_str(), [wp, in, tokens](benchmark::State& st) {
+        const Bytes b = bytes_of(wp->bytes);
+        const auto peak = measure_peak([&] { benchmark::DoNotOptimize(decode(b)); });
+        for (auto _ : st) {
+            Container c = decode(b);
+            benchmark::DoNotOptimize(c);
+        }
+        report(st, in, tokens, peak);
+    });
+    benchmark::RegisterBenchmark(join({"ours/encode", sfx}).c_str(), [wp, in, tokens](benchmark::State& st) {
+        const auto peak = measure_peak([&] { benchmark::DoNotOptimize(encode(wp->content)); });
+        for (auto _ : st) {
+            std::vector<std::byte> out = encode(wp->content);
+            benchmark::DoNotOptimize(out);
+        }
+        report(st, in, tokens, peak);  // bytes written == the workload's bytes (checked)
+    });
+    const std::uint64_t stream_in = wp->stream.size();
+    benchmark::RegisterBenchmark(join({"ours/stream_decode", sfx}).c_str(), [wp, stream_in, tokens](benchmark::State& st) {
+        const auto peak = measure_peak([&] { benchmark::DoNotOptimize(stream_decode_all(*wp)); });
+        for (auto _ : st) benchmark::DoNotOptimize(stream_decode_all(*wp));
+        report(st, stream_in, tokens, peak);
+    });
+    benchmark::RegisterBenchmark(join({"ours/stream_validate", sfx}).c_str(), [wp, stream_in, tokens](benchmark::State& st) {
+        const auto peak = measure_peak([&] { benchmark::DoNotOptimize(stream_validate_all(*wp)); });
+        for (auto _ : st) benchmark::DoNotOptimize(stream_validate_all(*wp));
+        report(st, stream_in, tokens, peak);
+    });
+    if (wp->content.format == Format::ondb) {
+        benchmark::RegisterBenchmark(join({"ours/docbin", sfx}).c_str(), [wp, in, tokens](benchmark::State& st) {
+            const auto peak = measure_peak([&] { benchmark::DoNotOptimize(doc_bin_read_all(*wp)); });
+            for (auto _ : st) benchmark::DoNotOptimize(doc_bin_read_all(*wp));
+            report(st, in, tokens, peak);
+        });
+    }
+}
+
+}  // namespace ond::bench

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Prints ond_bench's JSON output as Markdown tables: our codec, the baselines, the peers with
+the ratios ours/peer, and the targets of issue 7.
+
+usage: report.py RESULTS.json [--machine]
+
+Exits 1 when the file holds no result of ours or a benchmark reported an error.
+"""
+import json
+import platform
+import subprocess
+import sys
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    runs = {}
+    errors = []
+    for b in data.get("benchmarks", []):
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        if b.get("error_occurred"):
+            errors.append(f"{b['name']}: {b.get('error_message', '?')}")
+            continue
+        runs[b["name"]] = b
+    return data.get("context", {}), runs, errors
+
+
+def mbps(b):
+    return b.get("bytes_per_second", 0.0) / 1e6
+
+
+def mtoks(b):
+    return b.get("tokens/s", 0.0) / 1e6
+
+
+def fmt(x, digits=1):
+    return f"{x:,.{digits}f}"
+
+
+def size(n):
+    n = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
+        n /= 1024
+    return str(n)
+
+
+def ratio(a, b):
+    return a / b if b else float("nan")
+
+
+def machine_lines(context):
+    model, cores = "?", "?"
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
+        for line in out.splitlines():
+            key, _, val = line.partition(":")
+            if key.strip() == "Model name":
+                model = val.strip()
+            elif key.strip() == "CPU(s)":
+                cores = val.strip()
+    except OSError:
+        pass
+    lines = [f"- CPU: {model}, {cores} logical CPUs ({platform.machine()})",
+             f"- benchmark library: {context.get('library_build_type', '?')} build, "
+             f"{context.get('num_cpus', '?')} CPUs at {context.get('mhz_per_cpu', '?')} MHz reported"]
+    for key in sorted(context):
+        if key.startswith("workload"):
+            lines.append(f"- {key}: {context[key]}")
+    return lines
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    context, runs, errors = load(argv[1])
+    out = []
+    if "--machine" in argv:
+        out += ["### Machine", ""] + machine_lines(context) + [""]
+
+    ours_ops = ["validate", "decode", "encode", "stream_validate", "stream_decode", "docbin"]
+    kinds = sorted({name.split("/")[2] for name in runs if name.startswith("ours/")})
+    out += ["### Our codec", "",
+            "| workload | operation | MB/s (crc) | Mtok/s (crc) | MB/s (no crc) | Mtok/s (no crc) | peak alloc | peak / input |",
+            "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for k in kinds:
+        for op in ours_ops:
+            c = runs.get(f"ours/{op}/{k}/crc")
+            n = runs.get(f"ours/{op}/{k}/nocrc")
+            if not c and not n:
+                continue
+            ref = c or n
+            peak = ref.get("peak_alloc", 0)
+            out.append(f"| {k} | {op} | {fmt(mbps(c)) if c else '-'} | {fmt(mtoks(c), 2) if c else '-'} | "
+                       f"{fmt(mbps(n)) if n else '-'} | {fmt(mtoks(n), 2) if n else '-'} | {size(peak)} | "
+                       f"{fmt(peak / ref['in_bytes'], 2) if ref.get('in_bytes') else '-'} |")
+
+    out += ["", "### Baselines (same bytes; UTF-8 rows: all the workload's text)", "",
+            "| workload | baseline | MB/s | ours validate (crc) / baseline, MB/s |", "|---|---|---:|---:|"]
+    for k in kinds:
+        v = runs.get(f"ours/validate/{k}/crc")
+        for base in ["memcpy", "crc32_zlib", "crc32_isal", "utf8_ond", "utf8_ref"]:
+            b = runs.get(f"base/{base}/{k}")
+            if b:
+                out.append(f"| {k} | {base} | {fmt(mbps(b))} | {fmt(ratio(mbps(v), mbps(b)), 3) if v else '-'} |")
+
+    peers = ["protobuf_fresh", "protobuf_reused", "protobuf_arena", "docbin_msgpack_zlib", "docbin_msgpack", "flatbuffers"]
+    out += ["", "### Peers (same content; ratios compare tokens/s)", "",
+            "| workload | peer | MB/s of its bytes | Mtok/s | peak alloc | ours decode / peer | ours validate / peer |",
+            "|---|---|---:|---:|---:|---:|---:|"]
+    for k in kinds:
+        d = runs.get(f"ours/decode/{k}/nocrc")
+        v = runs.get(f"ours/validate/{k}/nocrc")
+        for p in peers:
+            b = runs.get(f"peer/{p}/{k}")
+            if not b:
+                continue
+            out.append(f"| {k} | {p} | {fmt(mbps(b))} | {fmt(mtoks(b), 2)} | {size(b.get('peak_alloc', 0))} | "
+                       f"{fmt(ratio(mtoks(d), mtoks(b)), 2) if d else '-'} | {fmt(ratio(mtoks(v), mtoks(b)), 2) if v else '-'} |")
+
+    # Targets of issue 7.
+    rows = []
+
+    def target(what, value, goal, ok):
+        rows.append(f"| {what} | {value} | {goal} | {'met' if ok else 'NOT met'} |")
+
+    for k in ("a", "b"):
+        d = runs.get(f"ours/decode/{k}/nocrc")
+        for p, goal in (("protobuf_fresh", 3.0), ("protobuf_reused", 1.5)):
+            b = runs.get(f"peer/{p}/{k}")
+            if d and b:
+                r = ratio(mtoks(d), mtoks(b))
+                target(f"decode ({k}) / {p}", f"{r:.2f}x", f">= {goal}x", r >= goal)
+    vb = runs.get("ours/validate/b/crc")
+    vn = runs.get("ours/validate/b/nocrc")
+    if vb:
+        target("validate (b, crc) tokens/s", f"{mtoks(vb):.1f} M/s", ">= 100 M/s", mtoks(vb) >= 100)
+        target("validate (b, crc) bytes/s", f"{mbps(vb) / 1000:.2f} GB/s", ">= 1.5 GB/s", mbps(vb) >= 1500)
+    if vb and vn:
+        extra = vb["cpu_time"] / vn["cpu_time"] - 1.0
+        target("validate (b): CRC's extra time", f"{extra * 100:+.1f} %", "<= 5 %", extra <= 0.05)
+    d = runs.get("ours/decode/a/nocrc")
+    s = runs.get("peer/docbin_msgpack_zlib/a")
+    if d and s:
+        r = ratio(mtoks(d), mtoks(s))
+        target("decode (a) / spaCy DocBin path (inflate + msgpack)", f"{r:.1f}x", ">= 10x", r >= 10)
+    for k in ("a", "b"):
+        e = runs.get(f"ours/encode/{k}/crc")
+        if e:
+            target(f"encode ({k}, crc)", f"{mbps(e):,.0f} MB/s", ">= 500 MB/s", mbps(e) >= 500)
+    for k in kinds:
+        d = runs.get(f"ours/decode/{k}/crc")
+        if d and d.get("in_bytes"):
+            r = d["peak_alloc"] / d["in_bytes"]
+            target(f"decode ({k}) peak allocation / input", f"{r:.2f}", "<= ~2 (+ constant)", r <= 2.5)
+    for k in kinds:
+        for op in ("validate", "stream_validate"):
+            v = runs.get(f"ours/{op}/{k}/crc")
+            if v:
+                # O(1) beyond section bookkeeping: a small fraction of the input, or a few KiB.
+                peak = v["peak_alloc"]
+                input_bytes = v.get("in_bytes", 1)
+                ok = peak <= max(64 * 1024, 0.25 * input_bytes) if op == "validate" else peak <= input_bytes + (2 << 20)
+                target(f"{op} ({k}) peak allocation", size(peak), "O(1) + bookkeeping" if op == "validate"
+                       else "one container's bytes + O(1)", ok)
+    if rows:
+        out += ["", "### Targets (issue 7)", "", "| target | measured | goal | |", "|---|---:|---:|---|"] + rows
+
+    print("\n".join(out))
+    if errors:
+        print("\nerrors:\n" + "\n".join(errors), file=sys.stderr)
+        return 1
+    if not any(name.startswith("ours/") for name in runs):
+        print("no results of ours in " + argv[1], file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
