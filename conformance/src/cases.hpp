@@ -1,0 +1,64 @@
+// The cases the runner checks: those of the corpus manifest, and those it derives at run time.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ond::conformance {
+
+enum class Kind : std::uint8_t { decode, stream, encode };
+enum class Verdict : std::uint8_t { valid, noncanonical, invalid, impl };
+
+const char* kind_name(Kind k) noexcept;
+const char* verdict_name(Verdict v) noexcept;
+
+struct Case {
+    std::string id;
+    Kind kind = Kind::decode;
+    std::string area;
+    Verdict verdict = Verdict::valid;
+    std::vector<std::string> rules;
+    std::string description;
+    std::string input_path;             // relative to the corpus (derived: the source's)
+    std::string input;                  // bytes (decode, stream) or content JSON (encode)
+    std::optional<std::string> expected;  // decode: content JSON; stream: JSON lines; encode: bytes
+    std::string error;                  // expected error code, "" if none
+    bool canonical = false;
+    bool expect_accept = true;          // what the reference does (and so what strict demands)
+
+    // Derived cases.
+    std::string origin = "corpus";      // corpus | bitflip | prefix | mutation | memory
+    std::string source;                 // the corpus case it was made from
+    bool check_reason = true;           // compare the testee's error code with `error`
+    bool check_memory = false;          // hold the testee's peak RSS to the bound
+};
+
+struct Rule {
+    std::string id;
+    std::string title;
+};
+
+struct Corpus {
+    std::string dir;
+    std::string corpus_version;
+    int format_version = 0;
+    std::vector<Case> cases;
+    std::vector<Rule> rules;            // from rules.json; empty when the file is absent
+    std::vector<std::string> problems;  // hash mismatches, unreadable files: each fails the run
+};
+
+// Loads manifest.json (and rules.json when present) from `dir`, reading every case's files and
+// checking their SHA-256 when the manifest gives one. Throws std::runtime_error when the
+// manifest itself cannot be read.
+Corpus load_corpus(const std::string& dir);
+
+std::string read_file(const std::string& path);  // throws std::runtime_error
+void write_file(const std::string& path, const std::string& data);
+
+// Glob match with `*` (any run, also across '/'), `?` (one character) and `[...]` classes.
+bool glob_match(const std::string& pattern, const std::string& text);
+
+}  // namespace ond::conformance

@@ -1,0 +1,134 @@
+#include <signal.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+
+#include "conform_cli.hpp"
+#include "fuzz.hpp"
+#include "ond/conformance.hpp"
+#include "report.hpp"
+#include "runner.hpp"
+
+#ifndef OND_DEFAULT_CORPUS_DIR
+#define OND_DEFAULT_CORPUS_DIR "corpus"
+#endif
+
+namespace ond::conformance {
+
+std::string default_corpus_dir() {
+    const char* env = std::getenv("OND_CORPUS_DIR");
+    if (env && *env) return env;
+    return OND_DEFAULT_CORPUS_DIR;
+}
+
+int conform_run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool stderr_is_tty) {
+    CLI::App app{"Tests an implementation of the ONDC/ONDB binary format against the golden corpus.\n"
+                 "Without --decoder/--encoder/--stream-decoder/--persistent it tests the reference codec in-process.",
+                 "ond conform"};
+    Options opt;
+    opt.corpus_dir = default_corpus_dir();
+    double timeout_s = 10.0;
+    double fuzz_seconds = 0;
+    std::string fuzz_out = "fuzz-findings";
+    long memory_bound_mib = 64;
+    bool no_derived = false, quiet = false;
+    std::string html_merge;
+    std::vector<std::string> merge_inputs;
+    std::uint64_t seed = 0;
+
+    app.add_option("--corpus", opt.corpus_dir, "corpus directory (manifest.json); default $OND_CORPUS_DIR or the source tree's")
+        ->capture_default_str();
+    app.add_option("--decoder", opt.decoder, "decode adapter command (stdin: container bytes; stdout: content JSON)");
+    app.add_option("--encoder", opt.encoder, "encode adapter command (stdin: content JSON; stdout: container bytes)");
+    app.add_option("--stream-decoder", opt.stream_decoder, "stream adapter command (stdin: back-to-back ONDC; stdout: JSON lines)");
+    app.add_option("--persistent", opt.persistent, "one long-lived adapter process per job speaking the framed protocol (PROTOCOL.md)");
+    app.add_option("--name", opt.name, "the implementation's name in reports (a column of the HTML matrix)");
+    app.add_option("--profile", opt.profile, "strict: implementation-defined cases must match the reference; spec: they are informational")
+        ->check(CLI::IsMember({"strict", "spec"}))
+        ->capture_default_str();
+    app.add_option("--timeout", timeout_s, "seconds per case before the testee's process group is killed")->capture_default_str();
+    app.add_option("-j,--jobs", opt.jobs, "cases run in parallel")->capture_default_str();
+    app.add_option("--filter", opt.filters, "run only cases whose id matches this glob (repeatable)");
+    app.add_option("--skip", opt.skips, "skip cases whose id matches this glob (repeatable; counted as skipped)");
+    app.add_option("--max-derived", opt.max_derived, "cap per kind of derived case (bit flips, prefixes, mutations, memory)")
+        ->capture_default_str();
+    app.add_flag("--no-derived", no_derived, "run the corpus cases only");
+    app.add_option("--seed", seed, "seed of the derived mutations and of --fuzz (printed when chosen at random)");
+    app.add_option("--memory-bound", memory_bound_mib, "MiB of peak RSS over the baseline allowed on inputs declaring huge lengths")
+        ->capture_default_str();
+    app.add_option("--junit", opt.junit, "write JUnit XML");
+    app.add_option("--json", opt.json, "write all results as JSON (input of --html-merge)");
+    app.add_option("--html", opt.html, "write a self-contained HTML results page");
+    app.add_option("--html-merge", html_merge, "merge result files (given after the options) into one HTML matrix, then exit");
+    app.add_option("results", merge_inputs, "result files for --html-merge");
+    app.add_option("--expected-failures", opt.expected_failures, "file of case ids (one a line, # comments) allowed to fail");
+    app.add_option("--write-expected-failures", opt.write_expected_failures, "write the ids of this run's required failures to FILE");
+    app.add_flag("--require-rule-coverage", opt.require_rule_coverage, "fail when a rule of rules.json has no case");
+    app.add_option("--fuzz", fuzz_seconds, "differential fuzzing of the decoder for SECONDS instead of the conformance run");
+    app.add_option("--fuzz-out", fuzz_out, "where --fuzz saves minimised disagreements")->capture_default_str();
+    app.add_flag("-q,--quiet", quiet, "no progress output");
+    app.add_flag("-v,--verbose", opt.verbose, "list every recommended and informational finding");
+
+    std::vector<std::string> rev(args.rbegin(), args.rend());
+    try {
+        app.parse(rev);
+    } catch (const CLI::ParseError& e) {
+        std::ostringstream o, e2;
+        int code = app.exit(e, o, e2);
+        out << o.str();
+        err << e2.str();
+        return code == 0 ? 0 : 2;
+    }
+    if (seed || app.count("--seed")) opt.seed = seed, opt.seed_given = true;
+    opt.derived = !no_derived;
+    opt.progress = !quiet;
+    opt.progress_tty = stderr_is_tty;
+    if (!(timeout_s > 0) || !std::isfinite(timeout_s)) {
+        err << "ond conform: --timeout must be a positive number of seconds\n";
+        return 2;
+    }
+    opt.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000.0));
+    opt.memory_bound_kb = memory_bound_mib * 1024;
+    opt.argv.push_back("conform");
+    opt.argv.insert(opt.argv.end(), args.begin(), args.end());
+    if (opt.jobs == 0) opt.jobs = 1;
+
+    try {
+        if (!html_merge.empty()) {
+            if (merge_inputs.empty()) {
+                err << "ond conform: --html-merge OUT needs result files (written by --json)\n";
+                return 2;
+            }
+            std::vector<MatrixColumn> cols;
+            for (const auto& f : merge_inputs) cols.push_back(column_from_json_file(f));
+            write_file(html_merge, html_matrix(cols));
+            out << "wrote " << html_merge << ": " << cols.size() << " implementations\n";
+            return 0;
+        }
+        if (!merge_inputs.empty()) {
+            err << "ond conform: unexpected argument '" << merge_inputs.front() << "' (result files go with --html-merge)\n";
+            return 2;
+        }
+        if (fuzz_seconds > 0) {
+            FuzzReport f = run_fuzz(opt, fuzz_seconds, fuzz_out, out, err);
+            return f.disagreements ? 1 : 0;
+        }
+        RunReport rep = run_conformance(opt, out, err);
+        return rep.summary.ok ? 0 : 1;
+    } catch (const std::exception& e) {
+        err << "ond conform: " << e.what() << "\n";
+        return 2;
+    }
+}
+
+int conform_main(int argc, char** argv) {
+    std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+    return conform_run(args, std::cout, std::cerr, ::isatty(STDERR_FILENO) != 0);
+}
+
+}  // namespace ond::conformance

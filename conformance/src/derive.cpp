@@ -1,0 +1,215 @@
+#include "derive.hpp"
+
+#include <functional>
+
+#include "layout.hpp"
+#include "mutate.hpp"
+#include "testee.hpp"
+
+namespace ond::conformance {
+
+namespace {
+
+// Fills the expectation of a derived case from the reference codec.
+void expect_reference(Case& c, Op op) {
+    RefAnswer a = reference_answer(op, c.input);
+    c.expect_accept = a.accept;
+    if (a.accept) {
+        c.verdict = Verdict::valid;
+        c.expected = a.out;
+        c.error.clear();
+    } else {
+        c.verdict = a.impl_defined ? Verdict::impl : Verdict::invalid;
+        c.error = a.code;
+        if (op == Op::stream) c.expected = a.out;
+        else c.expected.reset();
+    }
+}
+
+Case derived(const Case& src, const std::string& origin, const std::string& suffix) {
+    Case c;
+    c.id = "derived/" + origin + "/" + src.id + "/" + suffix;
+    c.kind = Kind::decode;
+    c.area = "derived-" + origin;
+    c.origin = origin;
+    c.source = src.id;
+    c.input_path = src.input_path;
+    c.check_reason = false;  // a derived input may hold several faults: only the verdict counts
+    return c;
+}
+
+// Picks `cap` evenly spaced positions out of `total` (all of them when total <= cap).
+void sample(std::uint64_t total, std::size_t cap, const std::function<void(std::uint64_t)>& fn) {
+    if (total == 0 || cap == 0) return;
+    if (total <= cap) {
+        for (std::uint64_t i = 0; i < total; ++i) fn(i);
+        return;
+    }
+    std::uint64_t last = ~std::uint64_t{0};
+    for (std::uint64_t k = 0; k < cap; ++k) {
+        std::uint64_t g = k * total / cap;
+        if (g != last) fn(g);
+        last = g;
+    }
+}
+
+struct Huge {
+    const char* name;
+    const char* rule;
+    std::function<bool(Layout&)> apply;  // false when the source has no such field
+};
+
+bool set_leading_varint(LayoutSection& s, std::uint32_t v) {
+    std::size_t n = varint_size_at(s.content, 0);
+    if (n == 0) return false;
+    s.content.replace(0, n, encode_varint(v));
+    return true;
+}
+
+LayoutSection* find_leaf(Layout& l, std::uint8_t id) {
+    for (auto* s : l.leaves())
+        if (s->id == id) return s;
+    return nullptr;
+}
+
+std::vector<Huge> huge_fields() {
+    return {
+        {"body-length", "R6", [](Layout& l) { l.body_length_override = 0xFFFFFFF0u; return true; }},
+        {"string-count", "R12", [](Layout& l) {
+             for (auto& s : l.sections) if (s.id == 1) return set_leading_varint(s, 0xFFFFFFFFu);
+             return false; }},
+        {"token-count-max", "R17", [](Layout& l) { auto* s = find_leaf(l, 3); return s && set_leading_varint(*s, 33'554'432u); }},
+        {"token-count-huge", "R17", [](Layout& l) { auto* s = find_leaf(l, 3); return s && set_leading_varint(*s, 0xFFFFFFFFu); }},
+        {"entity-count", "R22", [](Layout& l) { auto* s = find_leaf(l, 4); return s && set_leading_varint(*s, 0x0FFFFFFFu); }},
+        {"category-count", "R23", [](Layout& l) { auto* s = find_leaf(l, 6); return s && set_leading_varint(*s, 0x0FFFFFFFu); }},
+        {"span-group-count", "R24", [](Layout& l) { auto* s = find_leaf(l, 7); return s && set_leading_varint(*s, 0x0FFFFFFFu); }},
+        {"text-section-length", "R8", [](Layout& l) { auto* s = find_leaf(l, 2); if (!s) return false; s->length_override = 0xFFFFFFF0u; return true; }},
+        {"record-count", "R11", [](Layout& l) {
+             for (auto& s : l.sections) if (s.has_records) { s.count_override = 0xFFFFFFFFu; return true; }
+             return false; }},
+        {"record-length", "R11", [](Layout& l) {
+             for (auto& s : l.sections)
+                 if (s.has_records && !s.records.empty()) { s.records[0].length_override = 0xFFFFFFF0u; return true; }
+             return false; }},
+    };
+}
+
+}  // namespace
+
+std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOptions& opt) {
+    std::vector<const Case*> sources;
+    for (const auto& c : corpus)
+        if (c.kind == Kind::decode && c.expect_accept && (c.verdict == Verdict::valid || c.verdict == Verdict::noncanonical) &&
+            c.input.size() >= 12)
+            sources.push_back(&c);
+    std::vector<Case> out;
+
+    // Bit flips of CRC-protected sources.
+    {
+        std::vector<const Case*> crc;
+        std::vector<std::uint64_t> start;
+        std::uint64_t total = 0;
+        for (const auto* s : sources)
+            if (static_cast<unsigned char>(s->input[6]) & 1) crc.push_back(s), start.push_back(total), total += s->input.size() * 8;
+        std::size_t si = 0;
+        sample(total, opt.max_per_kind, [&](std::uint64_t g) {
+            while (si + 1 < crc.size() && start[si + 1] <= g) ++si;
+            const Case& src = *crc[si];
+            std::uint64_t bit = g - start[si];
+            Case c = derived(src, "bitflip", "bit" + std::to_string(bit));
+            c.input = src.input;
+            c.input[bit / 8] = static_cast<char>(c.input[bit / 8] ^ (1 << (bit % 8)));
+            c.verdict = Verdict::invalid;
+            c.expect_accept = false;
+            c.rules = {"R7"};
+            c.description = "bit " + std::to_string(bit) + " of " + src.id + " flipped; the CRC must catch it";
+            c.check_memory = true;
+            out.push_back(std::move(c));
+        });
+    }
+    // Proper prefixes.
+    {
+        std::vector<std::uint64_t> start;
+        std::uint64_t total = 0;
+        for (const auto* s : sources) start.push_back(total), total += s->input.size();
+        std::size_t si = 0;
+        sample(total, opt.max_per_kind, [&](std::uint64_t g) {
+            while (si + 1 < sources.size() && start[si + 1] <= g) ++si;
+            const Case& src = *sources[si];
+            std::uint64_t len = g - start[si];
+            Case c = derived(src, "prefix", "len" + std::to_string(len));
+            c.input = src.input.substr(0, len);
+            c.verdict = Verdict::invalid;
+            c.expect_accept = false;
+            c.rules = {"R6"};
+            c.description = "the first " + std::to_string(len) + " of " + std::to_string(src.input.size()) + " bytes of " + src.id;
+            c.check_memory = true;
+            out.push_back(std::move(c));
+        });
+    }
+    // Random structure-aware mutations, seeded.
+    if (!sources.empty()) {
+        Mutator m(opt.seed);
+        for (std::size_t k = 0; k < opt.max_per_kind; ++k) {
+            const Case& src = *sources[m.rng()() % sources.size()];
+            std::string what;
+            Case c;
+            c.input = m.mutate(src.input, &what);
+            c.id = "derived/mutation/seed" + std::to_string(opt.seed) + "/" + std::to_string(k);
+            c.kind = Kind::decode;
+            c.area = "derived-mutation";
+            c.origin = "mutation";
+            c.source = src.id;
+            c.input_path = src.input_path;
+            c.check_reason = false;
+            c.description = src.id + ": " + what;
+            expect_reference(c, Op::decode);
+            c.check_memory = !c.expect_accept;
+            out.push_back(std::move(c));
+        }
+    }
+    // Huge declared lengths and counts: the memory bound.
+    {
+        std::size_t made = 0;
+        auto fields = huge_fields();
+        for (const auto* src : sources) {
+            auto base = Layout::parse(src->input);
+            if (!base) continue;
+            for (const auto& f : fields) {
+                if (made >= opt.max_per_kind) break;
+                Layout l = *base;
+                if (!f.apply(l)) continue;
+                Case c = derived(*src, "memory", f.name);
+                c.area = "robustness-memory";
+                c.input = l.serialize();
+                c.rules = {f.rule};
+                c.description = src->id + " declaring a huge " + f.name + "; the testee must not allocate it";
+                expect_reference(c, Op::decode);
+                c.check_memory = true;
+                out.push_back(std::move(c));
+                ++made;
+            }
+        }
+        // A stream whose first container declares a body of almost 1 GiB but ends after a few bytes.
+        if (opt.streams && made < opt.max_per_kind) {
+            for (const auto* src : sources) {
+                if (src->input.compare(0, 4, "ONDC") != 0) continue;
+                Case c = derived(*src, "memory", "stream-body-length");
+                c.kind = Kind::stream;
+                c.area = "robustness-memory";
+                c.input = src->input;
+                put_u32(c.input, 8, (1u << 30) - 1);
+                c.description = "a stream whose container declares a 1 GiB body and ends after " +
+                                std::to_string(src->input.size()) + " bytes";
+                c.rules = {"R26"};
+                expect_reference(c, Op::stream);
+                c.check_memory = true;
+                out.push_back(std::move(c));
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace ond::conformance

@@ -1,0 +1,170 @@
+#include "fuzz.hpp"
+
+#include <sys/stat.h>
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <mutex>
+#include <ostream>
+#include <random>
+#include <set>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "layout.hpp"
+#include "mutate.hpp"
+#include "ond/content_json.hpp"
+#include "sha256.hpp"
+
+namespace ond::conformance {
+
+namespace {
+
+// What kind of disagreement an input shows; empty when the testee agrees with the reference.
+std::string disagreement(const RefAnswer& ref, const Outcome& o, bool spec_profile, std::string* detail) {
+    using S = Outcome::Status;
+    if (o.status == S::crash || o.status == S::timeout || o.status == S::start_error) {
+        if (detail) *detail = o.detail;
+        return o.status == S::timeout ? "timeout" : "crash";
+    }
+    if (o.status == S::unsupported) return {};
+    bool acc = o.status == S::accept;
+    if (ref.accept && !acc) {
+        if (detail) *detail = "the reference accepts; the testee rejects" + (o.code.empty() ? std::string() : " (" + o.code + ")");
+        return "testee-rejects";
+    }
+    if (!ref.accept && acc) {
+        if (spec_profile && ref.impl_defined) return {};
+        if (detail) *detail = "the reference rejects (" + ref.code + "); the testee accepts";
+        return "testee-accepts:" + ref.code;
+    }
+    if (ref.accept) {
+        try {
+            if (auto d = json::compare_content(ref.out, o.out)) {
+                if (detail) *detail = *d;
+                return "content";
+            }
+        } catch (const json::JsonError& e) {
+            if (detail) *detail = std::string("malformed output: ") + e.what();
+            return "malformed-output";
+        }
+    }
+    return {};
+}
+
+std::string today() {
+    std::time_t t = std::time(nullptr);
+    char buf[32];
+    std::tm tm {};
+    gmtime_r(&t, &tm);
+    std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+    return buf;
+}
+
+}  // namespace
+
+FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_dir, std::ostream& out, std::ostream& err) {
+    FuzzReport rep;
+    rep.seed = opt.seed_given ? opt.seed : std::random_device{}() % 1000000000u;
+    Corpus corpus = load_corpus(opt.corpus_dir);
+    std::vector<const Case*> sources;
+    for (const auto& c : corpus.cases)
+        if (c.kind == Kind::decode && Layout::parse(c.input)) sources.push_back(&c);
+    if (sources.empty()) throw std::runtime_error("no decode case of the corpus has a parseable framing to mutate");
+
+    std::unique_ptr<Testee> testee;
+    if (!opt.persistent.empty()) testee = make_persistent_testee(opt.persistent, std::max(1u, opt.jobs), opt.timeout);
+    else if (!opt.decoder.empty()) testee = make_command_testee(opt.decoder, "", "", opt.timeout);
+    else testee = make_reference_testee();
+    const bool spec = opt.profile == "spec";
+    out << "fuzz: " << testee->describe() << " against the reference, " << seconds << " s, seed " << rep.seed << " (--seed "
+        << rep.seed << " replays), " << sources.size() << " seed inputs\n" << std::flush;
+
+    std::mutex mu;
+    std::map<std::string, std::string> found;  // signature -> first input showing it
+    std::map<std::string, std::string> found_source;
+    std::atomic<std::uint64_t> inputs{0}, disagreements{0};
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    auto worker = [&](unsigned w) {
+        Mutator m(rep.seed * 1000003u + w);
+        while (std::chrono::steady_clock::now() < deadline) {
+            const Case& src = *sources[m.rng()() % sources.size()];
+            std::string input = src.input;
+            for (auto n = 1 + m.rng()() % 3; n > 0; --n) input = m.mutate(input);
+            RefAnswer ref = reference_decode(input);
+            Outcome o = testee->run(Op::decode, input, w);
+            inputs++;
+            std::string sig = disagreement(ref, o, spec, nullptr);
+            if (sig.empty()) continue;
+            disagreements++;
+            std::lock_guard<std::mutex> lock(mu);
+            if (!found.count(sig)) {
+                found[sig] = input;
+                found_source[sig] = src.id;
+                err << "fuzz: new disagreement '" << sig << "' from " << src.id << "\n" << std::flush;
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (unsigned w = 0; w < std::max(1u, opt.jobs); ++w) threads.emplace_back(worker, w);
+    for (auto& t : threads) t.join();
+    rep.inputs = inputs;
+    rep.disagreements = disagreements;
+
+    if (!found.empty()) ::mkdir(out_dir.c_str(), 0777);
+    for (auto& [sig, input] : found) {
+        // Greedy deletion: drop chunks (halving the size) while the same disagreement remains.
+        std::string cur = input;
+        int tries = 0;
+        for (std::size_t chunk = std::max<std::size_t>(1, cur.size() / 2); chunk >= 1 && tries < 2000; chunk /= 2) {
+            for (std::size_t at = 0; at + chunk <= cur.size() && tries < 2000;) {
+                std::string cand = cur.substr(0, at) + cur.substr(at + chunk);
+                ++tries;
+                if (disagreement(reference_decode(cand), testee->run(Op::decode, cand, 0), spec, nullptr) == sig) cur = std::move(cand);
+                else at += chunk;
+            }
+            if (chunk == 1) break;
+        }
+        RefAnswer ref = reference_decode(cur);
+        Outcome o = testee->run(Op::decode, cur, 0);
+        std::string detail;
+        if (disagreement(ref, o, spec, &detail) != sig) continue;  // flaky (e.g. a time-out): keep nothing
+        std::string hash = sha256_hex(cur).substr(0, 12);
+        std::string ext = cur.compare(0, 4, "ONDB") == 0 ? ".ondb" : ".ondc";
+        std::string base = out_dir + "/fuzz-" + hash;
+        write_file(base + ext, cur);
+        nlohmann::json meta;
+        std::string area = ref.accept ? "document" : ref.code.substr(0, ref.code.find('.'));
+        meta["id"] = "regressions/" + area + "/fuzz-" + hash;
+        meta["kind"] = "decode";
+        meta["area"] = area;
+        meta["verdict"] = ref.accept ? "valid" : ref.impl_defined ? "impl" : "invalid";
+        meta["error"] = ref.accept ? nlohmann::json() : nlohmann::json(ref.code);
+        meta["description"] = "found by differential fuzzing: " + detail;
+        meta["input"] = "fuzz-" + hash + ext;
+        if (ref.accept) {
+            write_file(base + ".json", ref.out + "\n");
+            meta["expected"] = "fuzz-" + hash + ".json";
+        } else {
+            meta["expected"] = nullptr;
+        }
+        meta["reference_message"] = ref.message;
+        meta["testee_answer"] = status_name(o.status);
+        meta["disagreement"] = sig;
+        meta["minimised_from_bytes"] = input.size();
+        meta["source"] = {{"harness", "ond conform --fuzz"}, {"date", today()}, {"seed", rep.seed},
+                          {"testee", testee->describe()}, {"mutated_from", found_source[sig]}};
+        write_file(base + ".meta.json", meta.dump(2) + "\n");
+        out << "  " << sig << ": " << detail << "\n    saved " << base << ext << " (" << cur.size() << " bytes, minimised from "
+            << input.size() << ")\n";
+        rep.saved++;
+    }
+    out << "FUZZ " << (rep.disagreements ? "FOUND DISAGREEMENTS" : "CLEAN") << ": " << rep.inputs << " inputs, "
+        << rep.disagreements << " disagreements, " << rep.saved << " minimised cases saved" << (rep.saved ? " under " + out_dir : "")
+        << "; seed " << rep.seed << "\n";
+    return rep;
+}
+
+}  // namespace ond::conformance

@@ -1,0 +1,190 @@
+#include "fixture.hpp"
+
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "cases.hpp"
+#include "layout.hpp"
+#include "ond/content_json.hpp"
+#include "ond/ond.hpp"
+#include "sha256.hpp"
+
+namespace ond::conformance::testing {
+
+namespace {
+
+std::string to_string(const std::vector<std::byte>& b) { return std::string(reinterpret_cast<const char*>(b.data()), b.size()); }
+
+std::uint32_t bits(float f) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+
+// Replaces the one occurrence of a float's bit pattern and re-computes the CRC.
+std::string patch_float(std::string bytes, float from, std::uint32_t to_bits) {
+    std::string pat(4, '\0');
+    put_u32(pat, 0, bits(from));
+    auto at = bytes.find(pat);
+    if (at == std::string::npos || bytes.find(pat, at + 1) != std::string::npos)
+        throw std::logic_error("fixture: float pattern not found exactly once");
+    put_u32(bytes, at, to_bits);
+    if (static_cast<unsigned char>(bytes[6]) & 1) put_u32(bytes, bytes.size() - 4, crc32_of(std::string_view(bytes).substr(0, bytes.size() - 4)));
+    return bytes;
+}
+
+Doc make_doc(StringStore& s, const std::string& text) {
+    Doc d;
+    d.set_text(text);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> words;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && text[i] == ' ') ++i;
+        std::size_t j = i;
+        while (j < text.size() && text[j] != ' ') ++j;
+        if (j > i) words.emplace_back(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j - i));
+        i = j;
+    }
+    d.tokens.resize(words.size());
+    const char* pos[] = {"DET", "ADJ", "ADJ", "NOUN"};
+    for (std::size_t k = 0; k < words.size(); ++k) {
+        d.tokens.start[k] = words[k].first;
+        d.tokens.length[k] = words[k].second;
+        std::string w = text.substr(words[k].first, words[k].second);
+        d.tokens.column(TokenColumn::norm)[k] = s.intern(w);
+        d.tokens.column(TokenColumn::lemma)[k] = s.intern(w);
+        d.tokens.column(TokenColumn::pos)[k] = s.intern(pos[k % 4]);
+        d.tokens.column(TokenColumn::dep)[k] = s.intern(k + 1 == words.size() ? "ROOT" : "dep");
+        d.tokens.head[k] = static_cast<std::int32_t>(words.size() - 1);
+        d.tokens.sent[k] = k == 0 ? Sentence::start : Sentence::inside;
+        d.tokens.conf[k] = 1.0f;
+    }
+    return d;
+}
+
+}  // namespace
+
+Container basic_container(bool crc, const std::string& text) {
+    Container c;
+    c.format = Format::ondc;
+    c.crc = crc;
+    Doc d = make_doc(c.strings, text);
+    const float confs[] = {0.1234567f, 0.7654321f, 1.0f, 0.5f};
+    for (std::size_t k = 0; k < d.tokens.size() && k < 4; ++k) d.tokens.conf[k] = confs[k];
+    d.has_ents = true;
+    if (d.tokens.size() >= 4) d.ents.push_back(Entity{3, 1, c.strings.intern("ANIMAL"), 0.8765432f});
+    d.has_cats = true;
+    d.cats.push_back(Category{c.strings.intern("POS"), 0.3333333f});
+    if (d.tokens.size() >= 3) d.spans.push_back(SpanGroup{c.strings.intern("sg"), {Span{1, 2, c.strings.intern("ADJP"), 0.4567891f}}});
+    c.docs.push_back(std::move(d));
+    return c;
+}
+
+std::string build_fixture_corpus(const std::string& dir) {
+    namespace fs = std::filesystem;
+    fs::create_directories(dir + "/cases");
+    nlohmann::json cases = nlohmann::json::array();
+    auto add = [&](const std::string& id, const char* kind, const char* area, const char* verdict, std::vector<std::string> rules,
+                   const std::string& input, const std::string& ext, const std::optional<std::string>& expected,
+                   const std::string& exp_ext, const char* error, bool canonical) {
+        std::string stem = id;
+        for (auto& ch : stem)
+            if (ch == '/') ch = '_';
+        std::string in_rel = "cases/" + stem + ext;
+        write_file(dir + "/" + in_rel, input);
+        nlohmann::json c = {{"id", id}, {"kind", kind}, {"area", area}, {"verdict", verdict}, {"rules", rules},
+                            {"description", "fixture case " + id}, {"input", in_rel}, {"canonical", canonical}};
+        c["sha256"][in_rel] = sha256_hex(input);
+        if (expected) {
+            std::string ex_rel = "cases/" + stem + exp_ext;
+            write_file(dir + "/" + ex_rel, *expected);
+            c["expected"] = ex_rel;
+            c["sha256"][ex_rel] = sha256_hex(*expected);
+        } else {
+            c["expected"] = nullptr;
+        }
+        c["error"] = error ? nlohmann::json(error) : nlohmann::json();
+        c["listing"] = nullptr;
+        cases.push_back(c);
+    };
+
+    Container basic = basic_container(true);
+    std::string basic_bytes = to_string(encode(basic));
+    std::string basic_json = json::to_json(basic);
+    add("valid/document/basic", "decode", "document", "valid", {"R3", "R6", "R7", "W1"}, basic_bytes, ".ondc", basic_json, ".json",
+        nullptr, true);
+
+    Container bin;
+    bin.format = Format::ondb;
+    bin.crc = true;
+    bin.docs.push_back(make_doc(bin.strings, "one two"));
+    bin.docs.push_back(make_doc(bin.strings, "three four five"));
+    add("valid/bin/two-docs", "decode", "bin", "valid", {"R6", "W1"}, to_string(encode(bin)), ".ondb", json::to_json(bin), ".json",
+        nullptr, true);
+
+    Container boom = basic_container(false, "boom goes the case");
+    add("valid/text/boom", "decode", "text", "valid", {"R6"}, to_string(encode(boom)), ".ondc", json::to_json(boom), ".json", nullptr, true);
+
+    Container hang = basic_container(false, "please hang on here");
+    add("valid/text/hang-marker", "decode", "text", "valid", {"R6"}, to_string(encode(hang)), ".ondc", json::to_json(hang), ".json",
+        nullptr, true);
+
+    {
+        auto l = Layout::parse(basic_bytes);
+        if (!l) throw std::logic_error("fixture: cannot parse the basic container");
+        LayoutSection unknown;
+        unknown.id = 9;
+        unknown.content = "xyz";
+        l->sections.push_back(unknown);
+        add("noncanonical/section/unknown-section", "decode", "section", "noncanonical", {"R6", "R7"}, l->serialize(), ".ondc",
+            basic_json, ".json", nullptr, false);
+    }
+    {
+        std::string b = basic_bytes;
+        b[b.size() - 2] = static_cast<char>(b[b.size() - 2] ^ 0x10);
+        add("invalid/crc/mismatch", "decode", "crc", "invalid", {"R7"}, b, ".ondc", std::nullopt, "", "crc.mismatch", false);
+    }
+    add("invalid/tokens/nan-confidence", "decode", "tokens", "invalid", {"R3"}, patch_float(basic_bytes, 0.7654321f, 0x7FC00000u), ".ondc",
+        std::nullopt, "", "tokens.confidence-out-of-range", false);
+    {
+        std::string b = basic_bytes;
+        b[0] = 'X';
+        add("invalid/header/bad-magic", "decode", "header", "invalid", {"R6"}, b, ".ondc", std::nullopt, "", "header.bad-magic", false);
+    }
+    add("impl/categories/score-above-one", "decode", "categories", "impl", {"R4"}, patch_float(basic_bytes, 0.3333333f, bits(2.0f)),
+        ".ondc", std::nullopt, "", "categories.score-out-of-range", false);
+
+    Container plain = basic_container(false, "a second doc");
+    std::string plain_bytes = to_string(encode(plain));
+    add("valid/stream/two-docs", "stream", "stream", "valid", {"R25"}, basic_bytes + plain_bytes, ".stream",
+        basic_json + "\n" + json::to_json(plain) + "\n", ".jsonl", nullptr, true);
+    add("invalid/stream/truncated", "stream", "stream", "invalid", {"R25"}, basic_bytes + plain_bytes.substr(0, 20), ".stream",
+        basic_json + "\n", ".jsonl", "stream.truncated", false);
+
+    add("valid/encode/basic", "encode", "encode", "valid", {"W1"}, basic_json, ".json", basic_bytes, ".ondc", nullptr, true);
+    {
+        auto j = nlohmann::json::parse(basic_json);
+        j["doc"]["tokens"][0]["head"] = 99;
+        add("invalid/encode/head-out-of-range", "encode", "encode", "invalid", {"W1"}, j.dump(), ".json", std::nullopt, "",
+            "content.head-out-of-range", false);
+    }
+
+    nlohmann::json manifest = {{"corpus_version", "0.0.1-test"}, {"format_version", 1}, {"generator", "conformance test fixture"},
+                               {"cases", cases}};
+    write_file(dir + "/manifest.json", manifest.dump(1));
+    nlohmann::json rules = {{"rules",
+                             {{{"id", "R3"}, {"title", "confidences"}},
+                              {{"id", "R4"}, {"title", "category scores"}},
+                              {{"id", "R6"}, {"title", "header"}},
+                              {{"id", "R7"}, {"title", "CRC"}},
+                              {{"id", "R25"}, {"title", "streams"}},
+                              {{"id", "W1"}, {"title", "canonical writer"}},
+                              {{"id", "R99"}, {"title", "a rule without a case"}}}}};
+    write_file(dir + "/rules.json", rules.dump(1));
+    return dir;
+}
+
+}  // namespace ond::conformance::testing

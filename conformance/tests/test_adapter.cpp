@@ -1,0 +1,231 @@
+// A testee adapter built on the reference codec, with one deliberately planted fault chosen by
+// --fault. The runner's tests point `ond conform` at it and check that each fault is reported
+// on the right case. Without --fault it is a clean adapter.
+//
+//   ond_test_adapter [--fault F] decode|encode|stream|serve
+//
+// Faults:
+//   nan-conf            accepts a NaN confidence (reads it as 1.0)
+//   accept-impl         accepts category scores outside [0, 1] (an implementation-defined point)
+//   ignore-crc          never checks the CRC trailer
+//   lossy-floats        prints confidences and scores with %.3g
+//   noncanonical-table  (encode) writes an extra unused string into the string table
+//   crash-on-marker     dies of SIGSEGV on inputs containing the bytes "boom"
+//   hang-on-marker      sleeps forever (with a sleeping child) on inputs containing "hang"
+//   alloc-declared      allocates the header's declared body length up front (capped at 256 MiB
+//                       so that the test cannot exhaust the machine) and touches every page
+//   wrong-code          rejects with the right verdict but always says `error: header.bad-magic`
+#include <signal.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <iterator>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "layout.hpp"
+#include "ond/content_json.hpp"
+#include "ond/ond.hpp"
+
+namespace {
+
+using ond::conformance::crc32_of;
+using ond::conformance::get_u32;
+using ond::conformance::put_u32;
+
+std::string fault;
+
+struct Answer {
+    int status = 1;  // 0 accept, 1 reject
+    std::string out;
+    std::string code;
+};
+
+void fix_crc(std::string& b) {
+    if (b.size() >= 16 && (static_cast<unsigned char>(b[6]) & 1))
+        put_u32(b, b.size() - 4, crc32_of(std::string_view(b).substr(0, b.size() - 4)));
+}
+
+bool is_nan_at(const std::string& b, std::uint64_t off) {
+    if (off + 4 > b.size()) return false;
+    std::uint32_t bits = get_u32(b, static_cast<std::size_t>(off));
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return std::isnan(f);
+}
+
+void maybe_planted_trouble(const std::string& input) {
+    if (fault == "crash-on-marker" && input.find("boom") != std::string::npos) ::raise(SIGSEGV);
+    if (fault == "hang-on-marker" && input.find("hang") != std::string::npos) {
+        if (::fork() == 0) ::pause();  // a child in the same process group, which must die too
+        for (;;) ::pause();
+    }
+    if (fault == "alloc-declared" && input.size() >= 12) {
+        std::uint64_t declared = get_u32(input, 8);
+        if (declared > input.size()) {
+            std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(declared, 256u << 20));
+            auto* p = static_cast<volatile char*>(std::malloc(n));
+            if (p) {
+                for (std::size_t i = 0; i < n; i += 4096) p[i] = 1;
+                std::free(const_cast<char*>(p));
+            }
+        }
+    }
+}
+
+std::string lossy(const std::string& json_text) {
+    auto j = nlohmann::json::parse(json_text);
+    std::function<void(nlohmann::json&)> walk = [&](nlohmann::json& v) {
+        if (v.is_object()) {
+            for (auto it = v.begin(); it != v.end(); ++it) {
+                if ((it.key() == "conf" || it.key() == "score") && it->is_number()) {
+                    char buf[32];
+                    std::snprintf(buf, sizeof buf, "%.3g", it->get<double>());
+                    *it = std::strtod(buf, nullptr);
+                } else {
+                    walk(*it);
+                }
+            }
+        } else if (v.is_array()) {
+            for (auto& e : v) walk(e);
+        }
+    };
+    walk(j);
+    return j.dump();
+}
+
+Answer decode(std::string input) {
+    maybe_planted_trouble(input);
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        try {
+            auto c = ond::decode(ond::as_bytes(input.data(), input.size()));
+            std::string j = ond::json::to_json(c);
+            return {0, fault == "lossy-floats" ? lossy(j) : j, {}};
+        } catch (const ond::Error& e) {
+            if (fault == "ignore-crc" && e.errc() == ond::Errc::crc_mismatch) {
+                fix_crc(input);
+                continue;
+            }
+            if (fault == "nan-conf" &&
+                (e.errc() == ond::Errc::tokens_confidence_out_of_range || e.errc() == ond::Errc::entities_confidence_out_of_range ||
+                 e.errc() == ond::Errc::spans_confidence_out_of_range) &&
+                is_nan_at(input, e.offset())) {
+                put_u32(input, static_cast<std::size_t>(e.offset()), 0x3F800000u);
+                fix_crc(input);
+                continue;
+            }
+            if (fault == "accept-impl" && e.errc() == ond::Errc::categories_score_out_of_range && e.offset() + 4 <= input.size()) {
+                put_u32(input, static_cast<std::size_t>(e.offset()), 0x3F800000u);
+                fix_crc(input);
+                continue;
+            }
+            return {1, {}, fault == "wrong-code" ? "header.bad-magic" : std::string(e.code())};
+        }
+    }
+    return {1, {}, "too.many-faults"};
+}
+
+Answer encode(const std::string& input) {
+    ond::Container c;
+    try {
+        c = ond::json::from_json(input);
+        auto bytes = ond::encode(c);
+        std::string out(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+        if (fault == "noncanonical-table") {
+            auto l = ond::conformance::Layout::parse(out);
+            if (l) {
+                for (auto& s : l->sections) {
+                    if (s.id != 1) continue;
+                    std::uint32_t count = 0;
+                    std::size_t n = ond::conformance::varint_size_at(s.content, 0, &count);
+                    s.content.replace(0, n, ond::conformance::encode_varint(count + 1));
+                    s.content += ond::conformance::encode_varint(6 << 1);
+                    s.content += "unused";
+                }
+                out = l->serialize();
+            }
+        }
+        return {0, out, {}};
+    } catch (const ond::Error& e) {
+        return {1, {}, fault == "wrong-code" ? "header.bad-magic" : std::string(e.code())};
+    } catch (const ond::json::JsonError& e) {
+        return {1, {}, "json.malformed"};
+    }
+}
+
+Answer stream(const std::string& input) {
+    maybe_planted_trouble(input);
+    Answer a;
+    std::size_t pos = 0;
+    ond::StreamReader r([&](std::byte* dst, std::size_t max) {
+        std::size_t n = std::min(max, input.size() - pos);
+        std::memcpy(dst, input.data() + pos, n);
+        pos += n;
+        return n;
+    });
+    try {
+        while (auto c = r.next()) a.out += ond::json::to_json(*c) + "\n";
+        a.status = 0;
+    } catch (const ond::Error& e) {
+        a.status = 1;
+        a.code = fault == "wrong-code" ? "header.bad-magic" : std::string(e.code());
+    }
+    return a;
+}
+
+Answer handle(char op, const std::string& input) {
+    switch (op) {
+        case 'D': return decode(input);
+        case 'E': return encode(input);
+        case 'S': return stream(input);
+    }
+    return {2, {}, {}};
+}
+
+int serve() {
+    for (;;) {
+        unsigned char len[4];
+        if (std::fread(len, 1, 4, stdin) != 4) return 0;
+        std::uint32_t n = len[0] | (len[1] << 8) | (len[2] << 16) | (static_cast<std::uint32_t>(len[3]) << 24);
+        std::string payload(n, '\0');
+        if (std::fread(payload.data(), 1, n, stdin) != n || n == 0) return 1;
+        Answer a = handle(payload[0], payload.substr(1));
+        std::string reply(1, static_cast<char>(a.status));
+        if (a.status == 0) reply += a.out;
+        else if (a.status == 1) reply += a.code + (a.out.empty() ? "" : "\n" + a.out);
+        auto rn = static_cast<std::uint32_t>(reply.size());
+        unsigned char hdr[4] = {static_cast<unsigned char>(rn), static_cast<unsigned char>(rn >> 8),
+                                static_cast<unsigned char>(rn >> 16), static_cast<unsigned char>(rn >> 24)};
+        std::fwrite(hdr, 1, 4, stdout);
+        std::fwrite(reply.data(), 1, reply.size(), stdout);
+        std::fflush(stdout);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string op;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--fault" && i + 1 < argc) fault = argv[++i];
+        else op = a;
+    }
+    if (op == "serve") return serve();
+    char code = op == "decode" ? 'D' : op == "encode" ? 'E' : op == "stream" ? 'S' : 0;
+    if (!code) {
+        std::fprintf(stderr, "usage: ond_test_adapter [--fault F] decode|encode|stream|serve\n");
+        return 2;
+    }
+    std::string input((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    Answer a = handle(code, input);
+    std::fwrite(a.out.data(), 1, a.out.size(), stdout);
+    std::fflush(stdout);
+    if (a.status != 0) std::fprintf(stderr, "error: %s\n", a.code.c_str());
+    return a.status;
+}
