@@ -67,7 +67,19 @@ public:
 
     // LEB128, at most 5 bytes and 32 bits (R1).
     std::uint32_t varint() {
-        if (pos_ < end_ && base_[pos_] < 0x80) return base_[pos_++];  // the common 1-byte case
+        // The common 1- and 2-byte cases inline; everything else (and every error) out of line.
+        if (end_ - pos_ >= 2) [[likely]] {
+            const std::uint32_t b0 = base_[pos_];
+            if (b0 < 0x80) {
+                ++pos_;
+                return b0;
+            }
+            const std::uint32_t b1 = base_[pos_ + 1];
+            if (b1 < 0x80) {
+                pos_ += 2;
+                return (b0 & 0x7F) | (b1 << 7);
+            }
+        }
         return varint_slow();
     }
     // Zig-zag (R2).

@@ -33,27 +33,34 @@ public:
 
 private:
     // A string id must be in the store and its value valid WTF-8; returns the value.
-    std::string_view str(StringId id, const std::string& path) {
+    // Paths are built only on refusal: `path` is a callable returning the field's path.
+    template <class P>
+    std::string_view str(StringId id, const P& path) {
         if (!c_.strings.contains(id))
-            refuse(Errc::content_bad_string_id, path,
+            refuse(Errc::content_bad_string_id, path(),
                    "string id " + std::to_string(id) + " is not in the store (" + std::to_string(c_.strings.size()) +
                        " strings)");
         std::string_view v = c_.strings.view(id);
         if (!valid_[id]) {
-            if (!unicode::wtf8_utf16_length(v)) refuse(Errc::content_invalid_string, path, "the string is not valid WTF-8");
-            if (v.size() > 0x7FFFFFFFu) refuse(Errc::content_too_large, path, "a string longer than 2^31 - 1 bytes");
+            if (!unicode::wtf8_utf16_length(v)) refuse(Errc::content_invalid_string, path(), "the string is not valid WTF-8");
+            if (v.size() > 0x7FFFFFFFu) refuse(Errc::content_too_large, path(), "a string longer than 2^31 - 1 bytes");
             valid_[id] = 1;
         }
         return v;
     }
     std::string_view label(StringId id, const std::string& path) {
-        std::string_view v = str(id, path);
+        auto p = [&] { return path; };
+        std::string_view v = str(id, p);
         if (v.empty()) refuse(Errc::content_label_empty, path, "a label or name must not be empty");
         return v;
     }
-    static void conf(float f, const std::string& path) {
+    template <class P>
+    static void conf(float f, const P& path) {
         if (!detail::confidence_ok(f))
-            refuse(Errc::content_confidence_out_of_range, path, "a confidence must be in [0, 1]");
+            refuse(Errc::content_confidence_out_of_range, path(), "a confidence must be in [0, 1]");
+    }
+    static void conf(float f, const std::string& path) {
+        conf(f, [&] { return path; });
     }
 
     void doc(const Doc& d, const std::string& p) {
@@ -70,23 +77,25 @@ private:
         std::uint64_t prev_end = 0;
         static const char* const cols[] = {"norm", "lemma", "pos", "tag", "dep", "morph"};
         for (std::size_t i = 0; i < n; ++i) {
-            const std::string tp = p + ".tokens[" + std::to_string(i) + "]";
+            auto tp = [&](const char* field) {
+                return p + ".tokens[" + std::to_string(i) + "]" + (*field ? "." : "") + field;
+            };
             if (t.start[i] < prev_end)
-                refuse(Errc::content_token_order, tp + ".start",
+                refuse(Errc::content_token_order, tp("start"),
                        "starts at " + std::to_string(t.start[i]) + ", before the previous token's end " + std::to_string(prev_end));
-            if (t.length[i] == 0) refuse(Errc::content_token_empty, tp + ".length", "a token has length 0");
+            if (t.length[i] == 0) refuse(Errc::content_token_empty, tp("length"), "a token has length 0");
             const std::uint64_t end = std::uint64_t{t.start[i]} + t.length[i];
             if (end > *text_len)
-                refuse(Errc::content_token_out_of_text, tp,
+                refuse(Errc::content_token_out_of_text, tp(""),
                        "ends at " + std::to_string(end) + ", past the text's " + std::to_string(*text_len) + " UTF-16 units");
             prev_end = end;
-            for (std::size_t c = 0; c < token_column_count; ++c) str(t.attrs[c][i], tp + "." + cols[c]);
+            for (std::size_t c = 0; c < token_column_count; ++c) str(t.attrs[c][i], [&] { return tp(cols[c]); });
             if (t.head[i] < 0 || static_cast<std::uint64_t>(t.head[i]) >= n)
-                refuse(Errc::content_head_out_of_range, tp + ".head",
+                refuse(Errc::content_head_out_of_range, tp("head"),
                        "head " + std::to_string(t.head[i]) + " outside the document's " + std::to_string(n) + " tokens");
             if (static_cast<unsigned>(t.sent[i]) > 2)
-                refuse(Errc::content_bad_sentence_value, tp + ".sent", "a sentence value must be 0, 1 or 2");
-            conf(t.conf[i], tp + ".conf");
+                refuse(Errc::content_bad_sentence_value, tp("sent"), "a sentence value must be 0, 1 or 2");
+            conf(t.conf[i], [&] { return tp("conf"); });
         }
         if (!d.has_ents && !d.ents.empty())
             refuse(Errc::content_inconsistent, p + ".ents", "entities are present but has_ents is false");
@@ -152,7 +161,7 @@ public:
 
     std::size_t pos() const noexcept { return pos_; }
     std::uint8_t* ensure(std::size_t n) {
-        if (pos_ + n > v_.size()) v_.resize(std::max(v_.size() * 2, pos_ + n + 64));
+        if (pos_ + n > v_.size()) v_.resize(std::max(std::min(v_.size() * 2, v_.capacity()), pos_ + n + 64));
         return reinterpret_cast<std::uint8_t*>(v_.data()) + pos_;
     }
     std::uint8_t* append_zeros(std::size_t n) {
@@ -384,6 +393,14 @@ void encode_append(const Container& c, std::vector<std::byte>& out) {
     TableBuilder table(c.strings);
     for (const Doc& d : c.docs) table.use_doc(d);
 
+    // One allocation for the whole container in the common case: an upper bound of its size.
+    std::size_t estimate = 64;
+    for (std::size_t id = 0; id < c.strings.size(); ++id) estimate += c.strings.view(static_cast<StringId>(id)).size() * 2 + 5;
+    for (const Doc& d : c.docs) {
+        estimate += 64 + d.text.size() * 2 + d.tokens.size() * (5 * 10 + 5) + d.ents.size() * 20 + d.cats.size() * 10;
+        for (const SpanGroup& g : d.spans) estimate += 10 + g.spans.size() * 20;
+    }
+    out.reserve(out.size() + std::min<std::size_t>(estimate, std::size_t{1} << 32));
     const std::size_t start = out.size();
     {
         Out o(out);
