@@ -1,0 +1,141 @@
+#include "ond/listing.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+
+#include "ond/stream.hpp"
+
+namespace ond::tools {
+
+namespace {
+
+constexpr std::size_t shown_bytes = 16;
+constexpr std::size_t hex_column = 64;  // 16 bytes (47 chars) + " ... (NNNNNNNN bytes)"
+
+void append_hex8(std::string& out, std::uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%08llx", static_cast<unsigned long long>(v));
+    out += buf;
+}
+
+}  // namespace
+
+std::string format_event(const InspectEvent& ev, Bytes bytes, std::uint64_t origin) {
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string line;
+    append_hex8(line, ev.offset + origin);
+    line += "  ";
+    const std::size_t col = line.size();
+    const std::uint64_t avail = ev.offset < bytes.size() ? bytes.size() - ev.offset : 0;
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>({ev.length, shown_bytes, avail}));
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i) line += ' ';
+        const auto b = static_cast<unsigned char>(bytes[static_cast<std::size_t>(ev.offset) + i]);
+        line += hex[b >> 4];
+        line += hex[b & 0xF];
+    }
+    if (ev.length > n) line += " ... (" + std::to_string(ev.length) + " bytes)";
+    const std::size_t used = line.size() - col;
+    line.append(used < hex_column ? hex_column - used : 1, ' ');
+    line.append(static_cast<std::size_t>(std::max(ev.depth, 0)) * 2, ' ');
+    line += ev.name;
+    if (!ev.value.empty()) {
+        line += ": ";
+        line += ev.value;
+    }
+    return line;
+}
+
+std::string format_fault(const Error& e) {
+    std::string line = "!! ";
+    append_hex8(line, e.offset() == no_offset ? 0 : e.offset());
+    line += ' ';
+    line += e.code();
+    line += " (";
+    line += e.rule();
+    line += "): ";
+    line += e.detail().empty() ? std::string(error_info(e.errc()).summary) : e.detail();
+    return line;
+}
+
+namespace {
+
+// Lists one container at `origin` in a larger input; returns the error it raised, if any.
+std::optional<Error> list_container(Bytes all, std::uint64_t origin, std::uint64_t size, std::string& out) {
+    const Bytes slice = all.subspan(static_cast<std::size_t>(origin), static_cast<std::size_t>(size));
+    try {
+        inspect(slice, [&](const InspectEvent& ev) {
+            if (ev.kind == InspectEvent::Kind::leave) return;
+            out += format_event(ev, slice, origin);
+            out += '\n';
+        });
+    } catch (const Error& e) {
+        return e;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::string format_listing(Bytes input, bool& ok) {
+    std::string out;
+    auto err = list_container(input, 0, input.size(), out);
+    ok = !err;
+    if (err) {
+        out += format_fault(*err);
+        out += '\n';
+    }
+    return out;
+}
+
+std::string format_stream_listing(Bytes input, bool& ok) {
+    // The verdict and the error are the stream reader's; the listing walks the same containers.
+    std::size_t pos = 0;
+    StreamReader reader([&](std::byte* dst, std::size_t max) {
+        const std::size_t n = std::min(max, input.size() - pos);
+        if (n) std::memcpy(dst, input.data() + pos, n);
+        pos += n;
+        return n;
+    });
+    std::uint64_t good = 0;
+    std::optional<Error> err;
+    try {
+        while (reader.skip_next()) ++good;
+    } catch (const Error& e) {
+        err = e;
+    }
+
+    // A container's size from its header (magic and flags as read; the reader checks them).
+    auto container_size = [&](std::uint64_t at) -> std::uint64_t {
+        const std::uint64_t left = input.size() - at;
+        if (left < 12) return left;
+        const auto* p = reinterpret_cast<const unsigned char*>(input.data()) + at;
+        const std::uint64_t body = static_cast<std::uint64_t>(p[8]) | (static_cast<std::uint64_t>(p[9]) << 8) |
+                                   (static_cast<std::uint64_t>(p[10]) << 16) | (static_cast<std::uint64_t>(p[11]) << 24);
+        const std::uint64_t size = 12 + body + ((p[6] & 1) ? 4 : 0);
+        return std::min(size, left);
+    };
+
+    std::string out;
+    std::uint64_t at = 0;
+    for (std::uint64_t i = 0; i < good; ++i) {
+        out += "# container " + std::to_string(i) + "\n";
+        const std::uint64_t size = container_size(at);
+        list_container(input, at, size, out);
+        at += size;
+    }
+    ok = !err;
+    if (err) {
+        if (at < input.size()) {
+            out += "# container " + std::to_string(good) + "\n";
+            list_container(input, at, container_size(at), out);
+        }
+        out += format_fault(*err);
+        out += '\n';
+    }
+    return out;
+}
+
+}  // namespace ond::tools

@@ -1,0 +1,408 @@
+// `ond`: the command-line face of the reference codec.
+//
+//   ond decode|encode|stream   the testee protocol (testee-protocol.md) on stdin/stdout
+//   ond validate FILE...       one verdict line per file
+//   ond inspect FILE           an annotated byte listing
+//   ond conform ... / corpus ... / serve ...   the runner, the corpus generator, the framed testee
+//
+// Exit status: 0 accepted, 1 rejected (for decode/encode/stream the first stderr line is then
+// "error: CODE"), 2 usage or I/O error.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "ond/content_json.hpp"
+#include "ond/listing.hpp"
+#include "ond/ond.hpp"
+
+#if defined(OND_HAVE_CONFORMANCE)
+#include "ond/conformance.hpp"
+#endif
+#if defined(OND_HAVE_CORPUS)
+#include "ond/corpus_main.hpp"
+#endif
+
+#ifndef OND_VERSION
+#define OND_VERSION "unknown"
+#endif
+
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_rejected = 1;
+constexpr int exit_usage = 2;
+
+// A file or stdin that cannot be read, or stdout that cannot be written.
+struct IoError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+std::string display_name(const std::string& path) { return path.empty() || path == "-" ? "<stdin>" : path; }
+
+// An open input: a file, or stdin for "" and "-".
+class Input {
+public:
+    explicit Input(const std::string& path) : name_(display_name(path)) {
+        if (path.empty() || path == "-") {
+            fd_ = STDIN_FILENO;
+        } else {
+            fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd_ < 0) throw IoError("cannot open " + path + ": " + std::strerror(errno));
+            owned_ = true;
+        }
+    }
+    ~Input() {
+        if (owned_) ::close(fd_);
+    }
+    Input(const Input&) = delete;
+    Input& operator=(const Input&) = delete;
+
+    // Up to max bytes; 0 only at end of input.
+    std::size_t read(std::byte* dst, std::size_t max) {
+        for (;;) {
+            const ssize_t n = ::read(fd_, dst, max);
+            if (n >= 0) return static_cast<std::size_t>(n);
+            if (errno == EINTR) continue;
+            throw IoError("cannot read " + name_ + ": " + std::strerror(errno));
+        }
+    }
+
+    std::vector<std::byte> read_all() {
+        std::vector<std::byte> data;
+        std::size_t used = 0;
+        for (;;) {
+            if (data.size() - used < 65536) data.resize(used + std::max<std::size_t>(65536, used));
+            const std::size_t n = read(data.data() + used, data.size() - used);
+            if (n == 0) break;
+            used += n;
+        }
+        data.resize(used);
+        return data;
+    }
+
+    const std::string& name() const noexcept { return name_; }
+
+private:
+    std::string name_;
+    int fd_ = -1;
+    bool owned_ = false;
+};
+
+void write_out(const void* data, std::size_t size) {
+    if (size && std::fwrite(data, 1, size, stdout) != size) throw IoError(std::string("cannot write to stdout: ") + std::strerror(errno));
+}
+void write_out(const std::string& s) { write_out(s.data(), s.size()); }
+void flush_out() {
+    if (std::fflush(stdout) != 0) throw IoError(std::string("cannot write to stdout: ") + std::strerror(errno));
+}
+
+// The reject report of the testee protocol: "error: CODE", then one line for people.
+int reject(std::string_view code, std::string_view message) {
+    std::fprintf(stderr, "error: %.*s\n%.*s\n", static_cast<int>(code.size()), code.data(),
+                 static_cast<int>(message.size()), message.data());
+    return exit_rejected;
+}
+int reject(const ond::Error& e) { return reject(e.code(), e.what()); }
+
+const char* verdict_name(ond::ErrorVerdict v) {
+    switch (v) {
+    case ond::ErrorVerdict::invalid: return "invalid";
+    case ond::ErrorVerdict::implementation_defined: return "implementation-defined";
+    case ond::ErrorVerdict::content: return "content";
+    }
+    return "?";
+}
+
+// ---- decode / encode / stream ------------------------------------------------------------
+
+int cmd_decode(const std::string& file, bool pretty) {
+    Input in(file);
+    const std::vector<std::byte> data = in.read_all();
+    std::string text;
+    try {
+        text = ond::json::to_json(ond::decode(data), pretty);
+    } catch (const ond::Error& e) {
+        return reject(e);
+    }
+    text += '\n';
+    write_out(text);
+    flush_out();
+    return exit_ok;
+}
+
+int cmd_encode(const std::string& file) {
+    Input in(file);
+    const std::vector<std::byte> data = in.read_all();
+    std::vector<std::byte> bytes;
+    try {
+        const std::string_view text(reinterpret_cast<const char*>(data.data()), data.size());
+        bytes = ond::encode(ond::json::from_json(text));
+    } catch (const ond::json::JsonError& e) {
+        return reject("json.invalid", e.what());
+    } catch (const ond::Error& e) {
+        return reject(e);
+    }
+    write_out(bytes.data(), bytes.size());
+    flush_out();
+    return exit_ok;
+}
+
+int cmd_stream(const std::string& file, bool pretty) {
+    Input in(file);
+    ond::StreamReader reader([&](std::byte* dst, std::size_t max) { return in.read(dst, max); });
+    try {
+        while (auto c = reader.next()) {
+            std::string line = ond::json::to_json(*c, pretty);
+            line += '\n';
+            write_out(line);
+            flush_out();
+        }
+    } catch (const ond::Error& e) {
+        flush_out();
+        return reject(e);
+    }
+    return exit_ok;
+}
+
+// ---- validate ----------------------------------------------------------------------------
+
+struct Verdict {
+    std::string file;
+    bool ok = false;
+    std::string format;  // "ONDC", "ONDB", "stream"
+    std::uint64_t docs = 0;
+    std::uint64_t tokens = 0;
+    std::string crc;  // "crc", "no crc", "mixed crc" (streams)
+    std::optional<ond::Error> error;
+    std::string io_error;
+};
+
+Verdict validate_one(const std::string& path, bool stream) {
+    Verdict v;
+    v.file = display_name(path);
+    try {
+        Input in(path);
+        if (!stream) {
+            const std::vector<std::byte> data = in.read_all();
+            try {
+                const ond::Summary s = ond::validate(data);
+                v.ok = true;
+                v.format = s.format == ond::Format::ondc ? "ONDC" : "ONDB";
+                v.docs = s.docs;
+                v.tokens = s.tokens;
+                v.crc = s.crc ? "crc" : "no crc";
+            } catch (const ond::Error& e) {
+                v.error = e;
+            }
+        } else {
+            v.format = "stream";
+            ond::StreamReader reader([&](std::byte* dst, std::size_t max) { return in.read(dst, max); });
+            std::uint64_t with_crc = 0;
+            try {
+                while (auto c = reader.next()) {
+                    ++v.docs;
+                    for (const auto& d : c->docs) v.tokens += d.tokens.size();
+                    with_crc += c->crc ? 1 : 0;
+                }
+                v.ok = true;
+                v.crc = with_crc == 0 ? "no crc" : with_crc == v.docs ? "crc" : "mixed crc";
+            } catch (const ond::Error& e) {
+                v.error = e;
+            }
+        }
+    } catch (const IoError& e) {
+        v.io_error = e.what();
+    }
+    return v;
+}
+
+std::string plural(std::uint64_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string verdict_line(const Verdict& v) {
+    std::string s = v.file + ": ";
+    if (v.ok) {
+        const bool is_stream = v.format == "stream";
+        s += "ok (" + v.format + ", " +
+             (is_stream ? plural(v.docs, "container", "containers") : plural(v.docs, "document", "documents")) + ", " +
+             plural(v.tokens, "token", "tokens") + ", " + v.crc + ")";
+        return s;
+    }
+    const ond::Error& e = *v.error;
+    s += e.verdict() == ond::ErrorVerdict::implementation_defined ? "rejected (implementation-defined)" : "invalid";
+    s += " at byte " + std::to_string(e.offset()) + ": ";
+    s += e.code();
+    s += " (";
+    s += e.rule();
+    s += "): ";
+    s += e.detail().empty() ? std::string(ond::error_info(e.errc()).summary) : e.detail();
+    return s;
+}
+
+int cmd_validate(const std::vector<std::string>& files, bool json, bool stream) {
+    bool any_invalid = false;
+    bool any_io = false;
+    nlohmann::ordered_json report = nlohmann::ordered_json::array();
+    for (const std::string& f : files) {
+        const Verdict v = validate_one(f, stream);
+        if (!v.io_error.empty()) {
+            any_io = true;
+            std::fprintf(stderr, "ond validate: %s\n", v.io_error.c_str());
+        } else if (!v.ok) {
+            any_invalid = true;
+        }
+        if (json) {
+            nlohmann::ordered_json o;
+            o["file"] = v.file;
+            o["ok"] = v.ok;
+            o["format"] = v.ok ? nlohmann::ordered_json(v.format) : nlohmann::ordered_json(nullptr);
+            o["docs"] = v.ok ? nlohmann::ordered_json(v.docs) : nlohmann::ordered_json(nullptr);
+            o["tokens"] = v.ok ? nlohmann::ordered_json(v.tokens) : nlohmann::ordered_json(nullptr);
+            if (v.ok && v.crc != "mixed crc")
+                o["crc"] = v.crc == "crc";
+            else
+                o["crc"] = nullptr;
+            if (v.error) {
+                const ond::Error& e = *v.error;
+                o["error"] = {{"code", std::string(e.code())},
+                              {"rule", std::string(e.rule())},
+                              {"offset", e.offset()},
+                              {"message", e.detail().empty() ? std::string(ond::error_info(e.errc()).summary) : e.detail()},
+                              {"verdict", verdict_name(e.verdict())}};
+            } else if (!v.io_error.empty()) {
+                o["error"] = {{"code", "io.error"},
+                              {"rule", nullptr},
+                              {"offset", nullptr},
+                              {"message", v.io_error},
+                              {"verdict", "io-error"}};
+            } else {
+                o["error"] = nullptr;
+            }
+            report.push_back(std::move(o));
+        } else if (v.io_error.empty()) {
+            write_out(verdict_line(v) + "\n");
+        }
+    }
+    if (json) write_out(report.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+    flush_out();
+    return any_io ? exit_usage : any_invalid ? exit_rejected : exit_ok;
+}
+
+// ---- inspect -----------------------------------------------------------------------------
+
+int cmd_inspect(const std::string& file, bool stream) {
+    Input in(file);
+    const std::vector<std::byte> data = in.read_all();
+    bool ok = false;
+    const std::string listing =
+        stream ? ond::tools::format_stream_listing(data, ok) : ond::tools::format_listing(data, ok);
+    write_out(listing);
+    flush_out();
+    return ok ? exit_ok : exit_rejected;
+}
+
+// ---- the tools of other libraries ----------------------------------------------------------
+
+int forward(const std::string& word, int argc, char** argv) {
+#if defined(OND_HAVE_CONFORMANCE)
+    if (word == "conform") return ond::conformance::conform_main(argc, argv);
+    if (word == "serve") return ond::conformance::serve_main(argc, argv);
+#endif
+#if defined(OND_HAVE_CORPUS)
+    if (word == "corpus") return ond::corpus::corpus_main(argc, argv);
+#endif
+    (void)argc;
+    (void)argv;
+    const char* lib = word == "corpus" ? "corpus generator (target ond_corpus)" : "conformance runner (target ond_conformance)";
+    std::fprintf(stderr, "ond %s: the %s is not built into this ond\n", word.c_str(), lib);
+    return exit_usage;
+}
+
+int run(int argc, char** argv) {
+    if (argc >= 2) {
+        const std::string word = argv[1];
+        if (word == "conform" || word == "corpus" || word == "serve") return forward(word, argc - 1, argv + 1);
+    }
+
+    CLI::App app{"ond " OND_VERSION ": reference codec tool for the OneNLP binary document format (ONDC/ONDB)", "ond"};
+    app.set_version_flag("--version", "ond " OND_VERSION);
+    app.require_subcommand(1);
+    app.failure_message(CLI::FailureMessage::help);
+
+    std::string file;
+    bool pretty = false;
+    auto* decode = app.add_subcommand("decode", "Decode one container (stdin or FILE) and print its content as JSON; "
+                                                "exit 1 with \"error: CODE\" on stderr if it is refused");
+    decode->add_option("file", file, "input file (default: stdin)");
+    decode->add_flag("--pretty", pretty, "indent the JSON");
+
+    auto* encode = app.add_subcommand("encode", "Read content JSON (stdin or FILE) and write its canonical bytes to stdout; "
+                                                "exit 1 with \"error: CODE\" on stderr if it cannot be written");
+    encode->add_option("file", file, "input file (default: stdin)");
+
+    auto* stream = app.add_subcommand("stream", "Read back-to-back ONDC containers (stdin or FILE) and print one JSON line "
+                                                "per container as soon as it is checked; exit 1 at the first fault");
+    stream->add_option("file", file, "input file (default: stdin)");
+    stream->add_flag("--pretty", pretty, "indent the JSON (one object per container, no longer one line)");
+
+    std::vector<std::string> files;
+    bool as_json = false;
+    bool as_stream = false;
+    auto* validate = app.add_subcommand("validate", "Check files and print one verdict line per file; exit 0 when all are "
+                                                    "valid, 1 when some are not, 2 on an I/O error");
+    validate->add_option("files", files, "files to check (- for stdin)")->required();
+    validate->add_flag("--json", as_json, "print a JSON array of verdicts instead");
+    validate->add_flag("--stream", as_stream, "treat each file as back-to-back ONDC containers");
+
+    auto* inspect = app.add_subcommand("inspect", "Print an annotated listing of a container's bytes, ending with the "
+                                                  "fault (\"!! offset code (rule): detail\") if it is refused");
+    inspect->add_option("file", file, "input file (default: stdin)");
+    inspect->add_flag("--stream", as_stream, "list back-to-back ONDC containers");
+
+    // Listed for --help; handled above before parsing.
+    app.add_subcommand("conform", "Run the conformance suite (ond conform --help)")->allow_extras();
+    app.add_subcommand("corpus", "Generate or check the golden corpus (ond corpus --help)")->allow_extras();
+    app.add_subcommand("serve", "Serve the reference codec as a persistent testee (framed protocol)")->allow_extras();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? exit_ok : exit_usage;
+    }
+
+    if (*decode) return cmd_decode(file, pretty);
+    if (*encode) return cmd_encode(file);
+    if (*stream) return cmd_stream(file, pretty);
+    if (*validate) return cmd_validate(files, as_json, as_stream);
+    if (*inspect) return cmd_inspect(file, as_stream);
+    return exit_usage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const IoError& e) {
+        std::fprintf(stderr, "ond: %s\n", e.what());
+        return exit_usage;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "ond: out of memory\n");
+        return exit_usage;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "ond: internal error: %s\n", e.what());
+        return exit_usage;
+    }
+}
