@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds the `fuzz` preset (clang-14, libFuzzer, ASan+UBSan) and runs every harness for SECONDS
+# seconds on a copy of its seeds (plus the golden corpus for the whole-container harnesses),
+# two at a time. Fails on any finding (crash, sanitizer report, violated property, leak, OOM,
+# timeout). Prints each harness's executions per second and coverage.
+#
+#   fuzz/smoke.sh [SECONDS] [BUILD_DIR]      (defaults: 10, build/fuzz)
+set -euo pipefail
+secs=${1:-10}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${2:-$root/build/fuzz}
+jobs=${OND_SMOKE_JOBS:-2}
+
+cmake --preset fuzz -S "$root" -B "$build" >/dev/null
+cmake --build "$build" --target fuzzers -j"${OND_BUILD_JOBS:-2}"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ond-smoke.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+section=" varint string string_table text tokens entities categories span_groups "
+
+run_one() {
+  local name=$1 exe="$build/fuzz/${1}_fuzzer" corpus="$work/corpus-$1" dict=()
+  mkdir -p "$corpus"
+  cp -r "$root/fuzz/seeds/$name/." "$corpus/"
+  case "$name" in
+    container|differential|roundtrip|doc_bin|stream|records)
+      [ -d "$root/corpus/cases" ] && find "$root/corpus/cases" -type f \( -name '*.ondc' -o -name '*.ondb' \) \
+        -exec cp --backup=numbered -t "$corpus" {} + ;;
+  esac
+  if [[ "$section" == *" $name "* ]]; then dict=(-dict="$root/fuzz/dict/primitives.dict")
+  elif [ "$name" != writer ]; then dict=(-dict="$root/fuzz/dict/ond.dict"); fi
+  if "$exe" "${dict[@]}" -max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+      -print_final_stats=1 -artifact_prefix="$work/$name-" "$corpus" > "$work/$name.log" 2>&1; then
+    local runs cov
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/$name.log" | grep -o '[0-9]*$' || echo 0)
+    cov=$(grep -o 'cov: [0-9]*' "$work/$name.log" | tail -1 | grep -o '[0-9]*' || echo '?')
+    printf '%-14s ok     %9s execs  %7s execs/s  cov %s\n' "$name" "$runs" "$((runs / secs))" "$cov"
+  else
+    printf '%-14s FAILED\n' "$name"
+    tail -40 "$work/$name.log"
+    ls "$work/$name-"* 2>/dev/null | sed 's/^/  artifact: /'
+    return 1
+  fi
+}
+
+names=(varint string string_table text tokens entities categories span_groups records header
+       container stream doc_bin differential roundtrip writer)
+status=0
+pids=()
+for name in "${names[@]}"; do
+  run_one "$name" > "$work/$name.result" 2>&1 &
+  pids+=($!)
+  if [ "${#pids[@]}" -ge "$jobs" ]; then
+    wait "${pids[0]}" || status=1
+    pids=("${pids[@]:1}")
+  fi
+done
+for p in "${pids[@]}"; do wait "$p" || status=1; done
+for name in "${names[@]}"; do cat "$work/$name.result"; done
+[ "$status" -eq 0 ] && echo "fuzz smoke: all ${#names[@]} harnesses ran ${secs}s each, no findings" || echo "fuzz smoke: FAILED"
+exit $status

@@ -1,0 +1,35 @@
+// Span groups, section 7 (R24, R15, R3), with a table and a token count taken from the input:
+// the modes agree; group names are non-empty and distinct by value; spans are non-empty, inside
+// the document, labelled, with confidences in [0, 1].
+#include "harness.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace ond;
+    using namespace ond::fuzz;
+    Provider p(data, size);
+    const std::uint64_t origin = pick_origin(p);
+    const SyntheticTable table(p.ConsumeIntegralInRange<std::uint32_t>(0, 12));
+    std::uint32_t n = p.ConsumeIntegralInRange<std::uint32_t>(0, 64);
+    if (n == 64) n = detail::max_tokens;
+    const std::vector<std::byte> bytes = rest_of(data, p);
+
+    Doc doc;
+    const Outcome r = run_modes(origin, origin + bytes.size(), [&](auto mode, detail::Tracer* tr) {
+        using M = decltype(mode);
+        detail::Cursor c(bytes_of(bytes), origin);
+        detail::decode_span_groups_section<M>(c, table.view, n, &doc, tr);
+    });
+    if (!r.ok) return 0;
+    OND_FUZZ_CHECK(2 * doc.spans.size() <= bytes.size());
+    for (std::size_t g = 0; g < doc.spans.size(); ++g) {
+        const SpanGroup& grp = doc.spans[g];
+        OND_FUZZ_CHECK(grp.name >= 1 && grp.name <= table.view.count() && !value_of(table, grp.name).empty());
+        for (std::size_t h = 0; h < g; ++h) OND_FUZZ_CHECK(value_of(table, doc.spans[h].name) != value_of(table, grp.name));
+        for (const Span& s : grp.spans) {
+            OND_FUZZ_CHECK(s.length >= 1 && std::uint64_t{s.start} + s.length <= n);
+            OND_FUZZ_CHECK(s.label >= 1 && s.label <= table.view.count() && !value_of(table, s.label).empty());
+            OND_FUZZ_CHECK(detail::confidence_ok(s.conf));
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,149 @@
+#include "readers.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ond::fuzz {
+
+DecodeResult read_decode(Bytes input) {
+    DecodeResult r;
+    r.outcome = capture([&] { r.content = decode(input); });
+    return r;
+}
+
+StreamResult read_stream(Bytes input, const std::vector<std::size_t>& cuts, bool validate_only, std::uint64_t* count) {
+    std::size_t pos = 0, k = 0;
+    ReadFn fn = [&](std::byte* dst, std::size_t max) -> std::size_t {
+        std::size_t n = std::min(max, input.size() - pos);
+        if (!cuts.empty()) {
+            n = std::min(n, std::max<std::size_t>(cuts[k % cuts.size()], 1));
+            ++k;
+        }
+        if (n) std::memcpy(dst, input.data() + pos, n);
+        pos += n;
+        return n;
+    };
+    StreamReader sr(fn);
+    StreamResult r;
+    r.end = capture([&] {
+        if (validate_only) {
+            while (sr.skip_next()) r.containers.emplace_back();
+        } else {
+            while (auto c = sr.next()) r.containers.push_back(std::move(*c));
+        }
+    });
+    OND_FUZZ_CHECK(sr.containers_read() == r.containers.size());
+    if (count) *count = sr.containers_read();
+    if (r.end.ok) OND_FUZZ_CHECK(sr.offset() == input.size());
+    return r;
+}
+
+StreamResult model_stream(Bytes input) {
+    StreamResult r;
+    const auto* p = reinterpret_cast<const std::uint8_t*>(input.data());
+    const std::size_t len = input.size();
+    std::size_t pos = 0;
+    auto fail = [&](Errc e, std::uint64_t off) {
+        r.end.ok = false;
+        r.end.errc = e;
+        r.end.offset = off;
+        r.end.what = std::string(error_info(e).code) + " (model) at " + std::to_string(off);
+    };
+    while (pos < len) {
+        if (len - pos < 12) return fail(Errc::stream_truncated, len), r;
+        if (std::memcmp(p + pos, "ONDB", 4) == 0) return fail(Errc::stream_bin_in_stream, pos), r;
+        // Header faults are those decode() finds first: decode 12 bytes alone and keep any
+        // header.* error (the size error that follows for a well-formed header is ignored).
+        const DecodeResult h = read_decode(input.subspan(pos, 12));
+        if (!h.outcome.ok && h.outcome.errc != Errc::container_truncated && h.outcome.errc != Errc::container_trailing_bytes) {
+            const auto code = error_info(h.outcome.errc).code;
+            if (code.substr(0, 7) == "header.") return fail(h.outcome.errc, pos + h.outcome.offset), r;
+        }
+        const std::uint32_t body = detail::Cursor::load_u32(p + pos + 8);
+        const bool crc = (p[pos + 6] & 1) != 0;
+        if (body > stream_max_body_length) return fail(Errc::stream_length_too_large, pos + 8), r;
+        const std::uint64_t total = 12 + std::uint64_t{body} + (crc ? 4 : 0);
+        if (total > len - pos) return fail(Errc::stream_truncated, len), r;
+        DecodeResult d = read_decode(input.subspan(pos, static_cast<std::size_t>(total)));
+        if (!d.outcome.ok) return fail(d.outcome.errc, pos + d.outcome.offset), r;
+        r.containers.push_back(std::move(d.content));
+        pos += static_cast<std::size_t>(total);
+    }
+    return r;
+}
+
+void check_same_stream(const StreamResult& a, const StreamResult& b, const char* what_a, const char* what_b) {
+    OND_FUZZ_CHECK_MSG(a.containers.size() == b.containers.size(),
+                       std::string(what_a) + ": " + std::to_string(a.containers.size()) + " containers, " + what_b +
+                           ": " + std::to_string(b.containers.size()));
+    for (std::size_t i = 0; i < a.containers.size(); ++i)
+        OND_FUZZ_CHECK_MSG(same_content(a.containers[i], b.containers[i]), "container " + std::to_string(i));
+    check_same(a.end, b.end, what_a, what_b);
+}
+
+DecodeResult check_all_readers(Bytes input, const std::vector<std::size_t>& cuts) {
+    DecodeResult d = read_decode(input);
+
+    // validate(): same verdict; its summary describes what decode() built.
+    Summary sum;
+    const Outcome v = capture([&] { sum = validate(input); });
+    check_same(d.outcome, v, "decode", "validate");
+    if (d.outcome.ok) {
+        const Container& c = d.content;
+        OND_FUZZ_CHECK(sum.format == c.format && sum.crc == c.crc && sum.docs == c.docs.size());
+        OND_FUZZ_CHECK(sum.strings + 1 == c.strings.size());
+        std::uint64_t tokens = 0;
+        for (const Doc& doc : c.docs) tokens += doc.tokens.size();
+        OND_FUZZ_CHECK(sum.tokens == tokens);
+        OND_FUZZ_CHECK(c.format == Format::ondb || c.docs.size() == 1);
+    }
+
+    // inspect(): same verdict; events stay inside the input.
+    const Outcome i = capture([&] {
+        inspect(input, [&](const InspectEvent& e) { OND_FUZZ_CHECK_MSG(e.offset + e.length <= input.size(), e.name); });
+    });
+    check_same(d.outcome, i, "decode", "inspect");
+
+    // DocBinReader: the records one at a time; ONDC refused as header.bad-magic at 0.
+    Container bin;
+    bin.format = Format::ondb;
+    const Outcome b = capture([&] {
+        DocBinReader r(input);
+        bin.crc = r.crc();
+        bin.strings = r.strings();
+        Doc doc;
+        std::uint32_t k = 0;
+        while (r.next(doc)) {
+            bin.docs.push_back(doc);
+            ++k;
+            OND_FUZZ_CHECK(k <= r.count());
+        }
+        OND_FUZZ_CHECK(k == r.count());
+        OND_FUZZ_CHECK(!r.next(doc));  // stays finished
+    });
+    const bool header_fault = !d.outcome.ok && error_info(d.outcome.errc).code.substr(0, 7) == "header.";
+    if (d.outcome.ok && d.content.format == Format::ondc) {
+        OND_FUZZ_CHECK_MSG(!b.ok && b.errc == Errc::header_bad_magic && b.offset == 0, b.describe());
+    } else if (!d.outcome.ok && !header_fault && input.size() >= 4 && std::memcmp(input.data(), "ONDC", 4) == 0) {
+        OND_FUZZ_CHECK_MSG(!b.ok && b.errc == Errc::header_bad_magic && b.offset == 0, b.describe());
+    } else {
+        check_same(d.outcome, b, "decode", "DocBinReader");
+        if (d.outcome.ok) OND_FUZZ_CHECK(same_content(d.content, bin));
+    }
+
+    // StreamReader: as the model says, with reads cut anywhere, decoding and validate-only.
+    const StreamResult model = model_stream(input);
+    const StreamResult s = read_stream(input, cuts, false);
+    check_same_stream(model, s, "stream model", "StreamReader::next");
+    std::uint64_t skipped = 0;
+    const StreamResult sv = read_stream(input, cuts, true, &skipped);
+    check_same(model.end, sv.end, "stream model", "StreamReader::skip_next");
+    OND_FUZZ_CHECK(skipped == model.containers.size());
+    // A whole ONDC that decodes is a one-container stream with the same content.
+    if (d.outcome.ok && d.content.format == Format::ondc) {
+        OND_FUZZ_CHECK(s.end.ok && s.containers.size() == 1 && same_content(s.containers[0], d.content));
+    }
+    return d;
+}
+
+}  // namespace ond::fuzz

@@ -1,0 +1,47 @@
+// Every way the codec reads bytes, side by side, and the checks that they agree. Shared by the
+// differential/stream/bin harnesses and the property tests.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "fuzz_support.hpp"
+#include "cursor.hpp"
+
+namespace ond::fuzz {
+
+struct DecodeResult {
+    Outcome outcome;
+    Container content;  // when accepted
+};
+DecodeResult read_decode(Bytes input);
+
+// The containers a stream yields and how it ended (ok: a clean end).
+struct StreamResult {
+    std::vector<Container> containers;
+    Outcome end;
+};
+// StreamReader over `input`, each read returning at most the next of `cuts` bytes (cycled;
+// empty: as much as asked). validate_only uses skip_next() (containers are then left empty,
+// only counted through `count`).
+StreamResult read_stream(Bytes input, const std::vector<std::size_t>& cuts, bool validate_only,
+                         std::uint64_t* count = nullptr);
+// What R25/R26 say the stream must yield, built from decode() on each container's bytes: end of
+// input on a boundary is clean; inside a header or a container, stream.truncated at the end of
+// input; an ONDB magic is stream.bin-in-stream; a header fault is the header's error; a body
+// length above 1 GiB is stream.length-too-large at the length field; anything else is what
+// decode() says about that container, at its offset in the stream.
+StreamResult model_stream(Bytes input);
+
+// Asserts that two stream results are the same: same containers (same_content), same end.
+void check_same_stream(const StreamResult& a, const StreamResult& b, const char* what_a, const char* what_b);
+
+// The differential property on one input: decode(), validate(), inspect(), DocBinReader, and
+// StreamReader (reads cut at `cuts`, both next() and skip_next()) agree on verdict, error code,
+// offset and content, after the documented mapping for the two readers that read only one
+// kind of container (DocBinReader: an ONDC is header.bad-magic at 0; StreamReader: see
+// model_stream). Returns decode()'s result.
+DecodeResult check_all_readers(Bytes input, const std::vector<std::size_t>& cuts);
+
+}  // namespace ond::fuzz

@@ -1,0 +1,89 @@
+// The tokens, section 3 (R17-R21, R3), with a table size and a text length taken from the input.
+// The three modes agree; decoded tokens keep every rule (in order, non-empty, inside the text,
+// heads inside the document, indexes inside the table, sentence values 0-2, confidences in
+// [0, 1]); the count never exceeds the section's bytes / 9; and the tokens written back in
+// canonical form decode to the same tokens.
+#include "harness.hpp"
+
+namespace {
+
+std::vector<std::byte> encode_tokens(const ond::Tokens& t) {
+    using namespace ond::fuzz;
+    std::vector<std::byte> s;
+    const std::size_t n = t.size();
+    put_varint(s, static_cast<std::uint32_t>(n));
+    std::uint32_t prev = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        put_varint(s, t.start[i] - prev);
+        put_varint(s, t.length[i]);
+        prev = t.start[i] + t.length[i];
+    }
+    for (const auto& col : t.attrs)
+        for (std::size_t i = 0; i < n; ++i) put_varint(s, col[i]);
+    for (std::size_t i = 0; i < n; ++i) put_svarint(s, t.head[i] - static_cast<std::int32_t>(i));
+    for (std::size_t i = 0; i < n; i += 4) {
+        unsigned b = 0;
+        for (std::size_t k = 0; k < 4 && i + k < n; ++k) b |= static_cast<unsigned>(t.sent[i + k]) << (2 * k);
+        put_u8(s, static_cast<std::uint8_t>(b));
+    }
+    bool all_one = true;
+    for (float f : t.conf) all_one = all_one && float_bits(f) == 0x3F800000u;
+    put_u8(s, all_one ? 0 : 1);
+    if (!all_one)
+        for (float f : t.conf) put_u32(s, float_bits(f));
+    return s;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace ond;
+    using namespace ond::fuzz;
+    Provider p(data, size);
+    const std::uint64_t origin = pick_origin(p);
+    const SyntheticTable table(p.ConsumeIntegralInRange<std::uint32_t>(0, 20));
+    std::uint32_t text_len = p.ConsumeIntegralInRange<std::uint32_t>(0, 300);
+    if (text_len == 300) text_len = 0xFFFFFFFFu;
+    const std::vector<std::byte> bytes = rest_of(data, p);
+
+    Doc doc;
+    std::uint32_t n = 0;
+    std::size_t consumed = 0;
+    const Outcome r = run_modes(origin, origin + bytes.size(), [&](auto mode, detail::Tracer* tr) {
+        using M = decltype(mode);
+        detail::Cursor c(bytes_of(bytes), origin);
+        n = detail::decode_tokens_section<M>(c, table.view, text_len, &doc, tr);
+        consumed = static_cast<std::size_t>(c.offset() - origin);
+    });
+    if (!r.ok) return 0;
+
+    const Tokens& t = doc.tokens;
+    OND_FUZZ_CHECK(t.size() == n && n <= detail::max_tokens);
+    OND_FUZZ_CHECK(9ull * n <= bytes.size());
+    for (const auto& col : t.attrs) OND_FUZZ_CHECK(col.size() == n);
+    OND_FUZZ_CHECK(t.head.size() == n && t.sent.size() == n && t.conf.size() == n && t.length.size() == n);
+    std::uint64_t prev_end = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        OND_FUZZ_CHECK(t.length[i] >= 1);
+        OND_FUZZ_CHECK(t.start[i] >= prev_end);
+        prev_end = std::uint64_t{t.start[i]} + t.length[i];
+        OND_FUZZ_CHECK(prev_end <= text_len);
+        OND_FUZZ_CHECK(t.head[i] >= 0 && static_cast<std::uint32_t>(t.head[i]) < n);
+        OND_FUZZ_CHECK(static_cast<unsigned>(t.sent[i]) <= 2);
+        OND_FUZZ_CHECK(detail::confidence_ok(t.conf[i]));
+        for (const auto& col : t.attrs) OND_FUZZ_CHECK(col[i] <= table.view.count());
+    }
+
+    // Canonical bytes for the same tokens: never longer than what was read, and they decode back.
+    const std::vector<std::byte> canon = encode_tokens(t);
+    OND_FUZZ_CHECK(canon.size() <= consumed);
+    Doc again;
+    detail::Cursor c2(bytes_of(canon));
+    const Outcome r2 = capture([&] { detail::decode_tokens_section<detail::DecodeMode>(c2, table.view, text_len, &again, nullptr); });
+    OND_FUZZ_CHECK_MSG(r2.ok, r2.describe());
+    OND_FUZZ_CHECK(c2.empty());
+    const Tokens& u = again.tokens;
+    OND_FUZZ_CHECK(u.start == t.start && u.length == t.length && u.head == t.head && u.sent == t.sent && u.attrs == t.attrs);
+    for (std::uint32_t i = 0; i < n; ++i) OND_FUZZ_CHECK(float_bits(u.conf[i]) == float_bits(t.conf[i]));
+    return 0;
+}
