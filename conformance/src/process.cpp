@@ -383,6 +383,11 @@ PersistentProcess::Reply PersistentProcess::request(std::string_view payload, st
         // Collect the exit status if the child is gone, then make sure it is.
         int status = 0;
         pid_t w = ::waitpid(static_cast<pid_t>(pid_), &status, WNOHANG);
+        // A child that closed its output is normally exiting: give it a moment to say how.
+        for (int i = 0; w == 0 && k == Reply::Kind::crash && i < 200; ++i) {
+            ::usleep(2500);
+            w = ::waitpid(static_cast<pid_t>(pid_), &status, WNOHANG);
+        }
         if (w == pid_) {
             if (WIFSIGNALED(status)) rep.signal = WTERMSIG(status);
             if (WIFEXITED(status)) rep.exit_code = WEXITSTATUS(status);

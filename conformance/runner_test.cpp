@@ -1,0 +1,496 @@
+// End-to-end tests of `ond conform`: the reference and a clean adapter pass; each deliberately
+// faulty adapter is reported as failing on the right case, at the right level.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cases.hpp"
+#include "conform_cli.hpp"
+#include "fixture.hpp"
+#include "ond/content_json.hpp"
+#include "process.hpp"
+#include "runner.hpp"
+#include "testee.hpp"
+
+namespace ond::conformance {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string adapter = OND_TEST_ADAPTER;
+
+std::string work_dir() {
+    static const std::string dir = [] {
+        std::string d = std::string(OND_TEST_WORK_DIR) + "/run-" + std::to_string(::getpid());
+        fs::create_directories(d);
+        return d;
+    }();
+    return dir;
+}
+
+std::string fixture() {
+    static const std::string dir = testing::build_fixture_corpus(work_dir() + "/corpus");
+    return dir;
+}
+
+class Cleanup : public ::testing::Environment {
+public:
+    void TearDown() override {
+        std::error_code ec;
+        fs::remove_all(std::string(OND_TEST_WORK_DIR) + "/run-" + std::to_string(::getpid()), ec);
+    }
+};
+const auto* const cleanup = ::testing::AddGlobalTestEnvironment(new Cleanup);
+
+struct ConformRun {
+    int code = -1;
+    std::string out, err, last_line;
+    nlohmann::json results;
+
+    const nlohmann::json& result(const std::string& id) const {
+        for (const auto& c : results["cases"])
+            if (c["id"] == id) return c;
+        static const nlohmann::json none;
+        ADD_FAILURE() << "no result for " << id;
+        return none;
+    }
+    bool has_finding(const std::string& id, const std::string& level, const std::string& check) const {
+        const auto& c = result(id);
+        if (c.is_null()) return false;
+        for (const auto& f : c["findings"])
+            if (f["level"] == level && f["check"] == check) return true;
+        return false;
+    }
+    std::vector<std::string> failed_ids() const {
+        std::vector<std::string> ids;
+        for (const auto& c : results["cases"])
+            if (c["status"] == "fail") ids.push_back(c["id"]);
+        return ids;
+    }
+};
+
+ConformRun conform(std::vector<std::string> args, bool with_corpus = true) {
+    static int n = 0;
+    std::string json_path = work_dir() + "/results-" + std::to_string(++n) + ".json";
+    if (with_corpus) args.insert(args.begin(), {"--corpus", fixture()});
+    args.insert(args.end(), {"--json", json_path, "-q"});
+    std::ostringstream out, err;
+    ConformRun r;
+    r.code = conform_run(args, out, err);
+    r.out = out.str();
+    r.err = err.str();
+    std::string trimmed = r.out;
+    while (!trimmed.empty() && trimmed.back() == '\n') trimmed.pop_back();
+    r.last_line = trimmed.substr(trimmed.rfind('\n') + 1);
+    if (fs::exists(json_path)) r.results = nlohmann::json::parse(read_file(json_path));
+    return r;
+}
+
+std::string with_fault(const std::string& fault, const std::string& op) { return adapter + " --fault " + fault + " " + op; }
+
+// The summary line agrees with the per-case results.
+void expect_consistent_last_line(const ConformRun& r) {
+    std::smatch m;
+    std::regex re("^CONFORMANCE (PASSED|FAILED): (\\d+) passed, (\\d+) failed, (\\d+) expected failures, (\\d+) skipped$");
+    ASSERT_TRUE(std::regex_match(r.last_line, m, re)) << r.last_line;
+    EXPECT_EQ(m[1] == "PASSED", r.code == 0);
+    int pass = 0, fail = 0, xfail = 0, skip = 0;
+    for (const auto& c : r.results["cases"]) {
+        std::string s = c["status"];
+        pass += s == "pass" || s == "stale" || s == "info";
+        fail += s == "fail";
+        xfail += s == "xfail";
+        skip += s == "skip";
+    }
+    EXPECT_EQ(std::stoi(m[2]), pass);
+    EXPECT_EQ(std::stoi(m[3]), fail);
+    EXPECT_EQ(std::stoi(m[4]), xfail);
+    EXPECT_EQ(std::stoi(m[5]), skip);
+}
+
+TEST(Conform, ReferencePassesTheFixtureCorpus) {
+    ConformRun r = conform({"--seed", "11", "--max-derived", "60"});
+    EXPECT_EQ(r.code, 0) << r.out;
+    expect_consistent_last_line(r);
+    EXPECT_EQ(r.results["summary"]["failed"], 0);
+    EXPECT_EQ(r.results["summary"]["recommended_fail"], 0);
+    EXPECT_NE(r.out.find("seed: 11"), std::string::npos);
+    // All corpus cases plus the derived ones ran.
+    int corpus = 0, derived = 0;
+    for (const auto& c : r.results["cases"]) (c["origin"] == "corpus" ? corpus : derived)++;
+    EXPECT_EQ(corpus, testing::fixture_case_count);
+    EXPECT_GE(derived, 60 * 3);
+    // The per-area table and the rule coverage table are printed.
+    EXPECT_NE(r.out.find("Summary by area"), std::string::npos);
+    EXPECT_NE(r.out.find("derived-bitflip"), std::string::npos);
+    EXPECT_NE(r.out.find("no case exercises R99"), std::string::npos);
+}
+
+TEST(Conform, CleanAdapterPassesWithNoFindingsInBothModes) {
+    std::vector<std::string> common = {"--seed", "5", "--max-derived", "25"};
+    auto per_case_args = common;
+    per_case_args.insert(per_case_args.end(), {"--decoder", adapter + " decode", "--encoder", adapter + " encode",
+                                               "--stream-decoder", adapter + " stream"});
+    ConformRun a = conform(per_case_args);
+    EXPECT_EQ(a.code, 0) << a.out;
+    expect_consistent_last_line(a);
+    EXPECT_EQ(a.results["summary"]["skipped"], 0);
+    EXPECT_EQ(a.results["summary"]["recommended_fail"], 0);
+    EXPECT_GT(a.results["baseline_rss_kb"].get<long>(), 0);
+
+    auto persistent_args = common;
+    persistent_args.insert(persistent_args.end(), {"--persistent", adapter + " serve"});
+    ConformRun b = conform(persistent_args);
+    EXPECT_EQ(b.code, 0) << b.out;
+    // Both modes give the same result for every case.
+    ASSERT_EQ(a.results["cases"].size(), b.results["cases"].size());
+    for (std::size_t i = 0; i < a.results["cases"].size(); ++i) {
+        const auto& x = a.results["cases"][i];
+        const auto& y = b.results["cases"][i];
+        EXPECT_EQ(x["id"], y["id"]);
+        EXPECT_EQ(x["status"], y["status"]) << x["id"];
+        EXPECT_EQ(x["answer"], y["answer"]) << x["id"];
+        EXPECT_EQ(x["error"], y["error"]) << x["id"];
+    }
+}
+
+TEST(Conform, OndServeAsPersistentTesteeMatchesTheInProcessReference) {
+    // serve_main is what `ond serve` runs; the test adapter's serve loop is a copy of the same
+    // framing, so check the library's serve_main through the `ond` tool when it is built.
+    std::string ond = OND_CLI_PATH;
+    if (ond.empty() || !fs::exists(ond)) GTEST_SKIP() << "the ond tool is not built in this tree";
+    ConformRun r = conform({"--persistent", ond + " serve", "--seed", "3", "--max-derived", "20"});
+    if (r.err.find("unknown") != std::string::npos || r.results.is_null()) GTEST_SKIP() << "ond has no serve command yet";
+    EXPECT_EQ(r.code, 0) << r.out;
+}
+
+TEST(Conform, OndToolIsACleanAdapter) {
+    std::string ond = OND_CLI_PATH;
+    if (ond.empty() || !fs::exists(ond)) GTEST_SKIP() << "the ond tool is not built in this tree";
+    ConformRun r = conform({"--decoder", ond + " decode", "--encoder", ond + " encode", "--stream-decoder", ond + " stream", "--seed", "3",
+                     "--max-derived", "30"});
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.results["summary"]["recommended_fail"], 0) << r.out;
+}
+
+TEST(Faulty, AcceptingANanConfidenceFails) {
+    ConformRun r = conform({"--decoder", with_fault("nan-conf", "decode"), "--no-derived"});
+    EXPECT_EQ(r.code, 1);
+    expect_consistent_last_line(r);
+    EXPECT_EQ(r.failed_ids(), std::vector<std::string>{"invalid/tokens/nan-confidence"});
+    EXPECT_TRUE(r.has_finding("invalid/tokens/nan-confidence", "required", "verdict"));
+    EXPECT_NE(r.out.find("FAIL invalid/tokens/nan-confidence [verdict] expected reject (tokens.confidence-out-of-range), got accept"),
+              std::string::npos) << r.out;
+    // Encode and stream cases are skipped: no adapter for them.
+    EXPECT_EQ(r.results["summary"]["skipped"], 4);
+}
+
+TEST(Faulty, IgnoringTheCrcFailsTheCrcCaseAndTheBitFlips) {
+    ConformRun r = conform({"--decoder", with_fault("ignore-crc", "decode"), "--seed", "1", "--max-derived", "200", "--filter", "invalid/*",
+                     "--filter", "valid/*", "--filter", "derived/bitflip/*"});
+    EXPECT_EQ(r.code, 1);
+    expect_consistent_last_line(r);
+    EXPECT_EQ(r.result("invalid/crc/mismatch")["status"], "fail");
+    EXPECT_EQ(r.result("valid/document/basic")["status"], "pass");
+    int flips_failed = 0, flips = 0;
+    for (const auto& c : r.results["cases"]) {
+        if (c["origin"] != "bitflip") continue;
+        ++flips;
+        flips_failed += c["status"] == "fail";
+    }
+    EXPECT_EQ(flips, 200);
+    // Flips in the trailer or in the bytes the CRC covers all pass the broken reader unless the
+    // flip breaks something else too, so many must be reported.
+    EXPECT_GT(flips_failed, 20);
+}
+
+TEST(Faulty, LossyFloatsFailTheContentCheckWithThePath) {
+    ConformRun r = conform({"--decoder", with_fault("lossy-floats", "decode"), "--no-derived"});
+    EXPECT_EQ(r.code, 1);
+    const auto& basic = r.result("valid/document/basic");
+    EXPECT_EQ(basic["status"], "fail");
+    ASSERT_FALSE(basic["findings"].empty());
+    EXPECT_EQ(basic["findings"][0]["check"], "content");
+    std::string msg = basic["findings"][0]["message"];
+    EXPECT_NE(msg.find("doc.tokens[0].conf"), std::string::npos) << msg;
+    // Rejections are unaffected.
+    EXPECT_EQ(r.result("invalid/crc/mismatch")["status"], "pass");
+}
+
+TEST(Faulty, NonCanonicalStringTableIsARecommendedFinding) {
+    ConformRun r = conform({"--encoder", with_fault("noncanonical-table", "encode"), "--no-derived"});
+    EXPECT_EQ(r.code, 0) << r.out;  // recommended only
+    expect_consistent_last_line(r);
+    const auto& c = r.result("valid/encode/basic");
+    EXPECT_EQ(c["status"], "pass");
+    EXPECT_TRUE(r.has_finding("valid/encode/basic", "recommended", "canonical-writer"));
+    EXPECT_EQ(r.results["summary"]["recommended_fail"], 1);
+    EXPECT_NE(r.out.find("WARN valid/encode/basic [canonical-writer] non-canonical writer"), std::string::npos) << r.out;
+    EXPECT_EQ(r.result("invalid/encode/head-out-of-range")["status"], "pass");
+}
+
+TEST(Faulty, ACrashFailsThatCaseOnly) {
+    for (const std::string mode : {"per-case", "persistent"}) {
+        std::vector<std::string> args = {"--no-derived"};
+        if (mode == "per-case") args.insert(args.end(), {"--decoder", with_fault("crash-on-marker", "decode")});
+        else args.insert(args.end(), {"--persistent", with_fault("crash-on-marker", "serve")});
+        ConformRun r = conform(args);
+        EXPECT_EQ(r.code, 1) << mode;
+        EXPECT_EQ(r.result("valid/text/boom")["answer"], "crash") << mode;
+        EXPECT_TRUE(r.has_finding("valid/text/boom", "required", "crash")) << mode;
+        std::string msg = r.result("valid/text/boom")["findings"][0]["message"];
+        EXPECT_NE(msg.find("signal 11"), std::string::npos) << mode << ": " << msg;
+        // Every decode case without the marker passes, also after the crash in persistent mode.
+        for (const auto& c : r.results["cases"])
+            if (c["kind"] == "decode" && c["id"] != "valid/text/boom") {
+                EXPECT_NE(c["status"], "fail") << mode << " " << c["id"];
+            }
+    }
+}
+
+TEST(Faulty, AHangIsATimeOut) {
+    for (const std::string mode : {"per-case", "persistent"}) {
+        auto t0 = std::chrono::steady_clock::now();
+        std::vector<std::string> args = {"--no-derived", "--timeout", "1", "--filter", "valid/*"};
+        if (mode == "per-case") args.insert(args.end(), {"--decoder", with_fault("hang-on-marker", "decode")});
+        else args.insert(args.end(), {"--persistent", with_fault("hang-on-marker", "serve")});
+        ConformRun r = conform(args);
+        EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(20)) << mode;
+        EXPECT_EQ(r.code, 1) << mode;
+        EXPECT_EQ(r.failed_ids(), std::vector<std::string>{"valid/text/hang-marker"}) << mode;
+        EXPECT_EQ(r.result("valid/text/hang-marker")["answer"], "timeout") << mode;
+        EXPECT_TRUE(r.has_finding("valid/text/hang-marker", "required", "timeout")) << mode;
+    }
+}
+
+TEST(Faulty, AllocatingTheDeclaredLengthBreaksTheMemoryBound) {
+    ConformRun r = conform({"--decoder", with_fault("alloc-declared", "decode"), "--seed", "2", "--max-derived", "20", "--filter",
+                     "derived/memory/*", "--filter", "valid/*"});
+    EXPECT_EQ(r.code, 1);
+    const auto& c = r.result("derived/memory/valid/document/basic/body-length");
+    EXPECT_EQ(c["status"], "fail");
+    EXPECT_TRUE(r.has_finding("derived/memory/valid/document/basic/body-length", "required", "memory"));
+    EXPECT_GT(c["rss_kb"].get<long>() - r.results["baseline_rss_kb"].get<long>(), 64 * 1024);
+    // Cases that declare nothing huge pass.
+    EXPECT_EQ(r.result("valid/document/basic")["status"], "pass");
+    EXPECT_EQ(r.result("derived/memory/valid/document/basic/token-count-huge")["status"], "pass");
+
+    // The clean adapter stays within the bound on the same cases.
+    ConformRun clean = conform({"--decoder", adapter + " decode", "--seed", "2", "--max-derived", "20", "--filter", "derived/memory/*"});
+    EXPECT_EQ(clean.code, 0) << clean.out;
+}
+
+TEST(Faulty, AWrongErrorCodeIsRecommendedOnly) {
+    ConformRun r = conform({"--decoder", with_fault("wrong-code", "decode"), "--no-derived"});
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_TRUE(r.has_finding("invalid/crc/mismatch", "recommended", "reason"));
+    EXPECT_EQ(r.result("invalid/crc/mismatch")["status"], "pass");
+    // header.bad-magic is what it always says, so that case is right.
+    EXPECT_FALSE(r.has_finding("invalid/header/bad-magic", "recommended", "reason"));
+    EXPECT_GE(r.results["summary"]["recommended_fail"].get<int>(), 3);
+    EXPECT_NE(r.out.find("WARN invalid/crc/mismatch [reason] expected error crc.mismatch, got header.bad-magic"), std::string::npos);
+}
+
+TEST(Profiles, ImplementationDefinedCasesAreInformationalUnderSpec) {
+    ConformRun strict = conform({"--decoder", with_fault("accept-impl", "decode"), "--no-derived"});
+    EXPECT_EQ(strict.code, 1);
+    EXPECT_EQ(strict.failed_ids(), std::vector<std::string>{"impl/categories/score-above-one"});
+    ConformRun spec = conform({"--decoder", with_fault("accept-impl", "decode"), "--no-derived", "--profile", "spec"});
+    EXPECT_EQ(spec.code, 0) << spec.out;
+    EXPECT_EQ(spec.result("impl/categories/score-above-one")["status"], "info");
+    EXPECT_TRUE(spec.has_finding("impl/categories/score-above-one", "info", "verdict"));
+    expect_consistent_last_line(spec);
+}
+
+TEST(ExpectedFailures, RatchetStaleAndRewrite) {
+    std::string list = work_dir() + "/xfail.txt";
+    write_file(list, "# known\ninvalid/tokens/nan-confidence  # accepts NaN\n\nvalid/document/basic\n");
+    ConformRun r = conform({"--decoder", with_fault("nan-conf", "decode"), "--no-derived", "--expected-failures", list});
+    EXPECT_EQ(r.code, 0) << r.out;
+    expect_consistent_last_line(r);
+    EXPECT_EQ(r.result("invalid/tokens/nan-confidence")["status"], "xfail");
+    EXPECT_EQ(r.result("valid/document/basic")["status"], "stale");
+    EXPECT_EQ(r.results["stale"], nlohmann::json::array({"valid/document/basic"}));
+    EXPECT_NE(r.out.find("STALE valid/document/basic"), std::string::npos);
+    std::string cmd = "ond conform --corpus " + fixture() + " --decoder '" + with_fault("nan-conf", "decode") +
+                      "' --no-derived --expected-failures " + list;
+    EXPECT_NE(r.out.find(cmd), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("--write-expected-failures " + list), std::string::npos) << r.out;
+
+    // An unlisted failure fails the run; the rewrite writes exactly the failing ids.
+    write_file(list, "valid/document/basic\n");
+    ConformRun r2 = conform({"--decoder", with_fault("nan-conf", "decode"), "--no-derived", "--expected-failures", list,
+                      "--write-expected-failures", list});
+    EXPECT_EQ(r2.code, 1);
+    auto ids = read_expected_failures(list);
+    EXPECT_EQ(ids, std::set<std::string>{"invalid/tokens/nan-confidence"});
+    ConformRun r3 = conform({"--decoder", with_fault("nan-conf", "decode"), "--no-derived", "--expected-failures", list});
+    EXPECT_EQ(r3.code, 0);
+    EXPECT_TRUE(r3.results["stale"].empty());
+}
+
+TEST(Selection, FilterAndSkip) {
+    ConformRun r = conform({"--no-derived", "--filter", "invalid/*", "--skip", "invalid/crc/*"});
+    EXPECT_EQ(r.code, 0);
+    expect_consistent_last_line(r);
+    EXPECT_EQ(r.results["cases"].size(), 5u);
+    EXPECT_EQ(r.result("invalid/crc/mismatch")["status"], "skip");
+    EXPECT_EQ(r.results["summary"]["skipped"], 1);
+    EXPECT_EQ(r.last_line, "CONFORMANCE PASSED: 4 passed, 0 failed, 0 expected failures, 1 skipped");
+}
+
+TEST(Coverage, RequireRuleCoverageFailsOnAnUncoveredRule) {
+    ConformRun r = conform({"--no-derived", "--require-rule-coverage"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 13 passed, 0 failed, 0 expected failures, 0 skipped");
+    EXPECT_NE(r.out.find("R99      0 NO CASE"), std::string::npos) << r.out;
+    bool seen = false;
+    for (const auto& rule : r.results["rule_coverage"])
+        if (rule["rule"] == "R7") {
+            seen = true;
+            EXPECT_EQ(rule["cases"], 3);
+        }
+    EXPECT_TRUE(seen);
+}
+
+TEST(Corpus, AHashMismatchFailsTheRun) {
+    std::string dir = work_dir() + "/corrupt";
+    fs::remove_all(dir);
+    fs::copy(fixture(), dir, fs::copy_options::recursive);
+    std::string f = dir + "/cases/valid_document_basic.json";
+    write_file(f, read_file(f) + " ");
+    ConformRun r = conform({"--corpus", dir, "--no-derived"}, false);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("valid/document/basic: cases/valid_document_basic.json has SHA-256"), std::string::npos) << r.out;
+}
+
+TEST(Cli, UsageErrors) {
+    ConformRun r = conform({"--profile", "lenient"});
+    EXPECT_EQ(r.code, 2);
+    r = conform({"--decoder", "no-such-adapter-program decode"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("cannot find the program 'no-such-adapter-program'"), std::string::npos) << r.err;
+    r = conform({"--decoder", "'unterminated"});
+    EXPECT_EQ(r.code, 2);
+    r = conform({"--corpus", work_dir() + "/no-such-corpus"}, false);
+    EXPECT_EQ(r.code, 2);
+}
+
+TEST(Cli, CorpusDirFromTheEnvironment) {
+    ::setenv("OND_CORPUS_DIR", fixture().c_str(), 1);
+    EXPECT_EQ(default_corpus_dir(), fixture());
+    ConformRun r = conform({"--no-derived"}, false);
+    ::unsetenv("OND_CORPUS_DIR");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.results["corpus"]["corpus_version"], "0.0.1-test");
+}
+
+TEST(Fuzz, FindsMinimisesAndSavesADisagreement) {
+    std::string out = work_dir() + "/fuzz-out";
+    std::ostringstream o, e;
+    int code = conform_run({"--corpus", fixture(), "--decoder", with_fault("lossy-floats", "decode"), "--fuzz", "4", "--fuzz-out", out,
+                            "--seed", "9"},
+                           o, e);
+    EXPECT_EQ(code, 1) << o.str() << e.str();
+    EXPECT_NE(o.str().find("seed 9"), std::string::npos);
+    int saved = 0;
+    for (const auto& entry : fs::directory_iterator(out)) {
+        std::string p = entry.path().string();
+        if (p.size() < 10 || p.substr(p.size() - 10) != ".meta.json") continue;
+        ++saved;
+        auto meta = nlohmann::json::parse(read_file(p));
+        EXPECT_EQ(meta["kind"], "decode");
+        EXPECT_EQ(meta["source"]["harness"], "ond conform --fuzz");
+        std::string input = read_file(out + "/" + meta["input"].get<std::string>());
+        EXPECT_LE(input.size(), meta["minimised_from_bytes"].get<std::size_t>());
+        // The saved input still shows the disagreement.
+        RefAnswer ref = reference_decode(input);
+        EXPECT_EQ(meta["verdict"] == "valid", ref.accept);
+        if (meta["disagreement"] == "content") {
+            ASSERT_TRUE(ref.accept);
+            auto cmd = split_command(with_fault("lossy-floats", "decode"));
+            auto res = run_process(cmd, input, std::chrono::seconds(10));
+            EXPECT_TRUE(json::compare_content(ref.out, res.out).has_value());
+        }
+    }
+    EXPECT_GE(saved, 1);
+
+    // The reference never disagrees with itself.
+    std::ostringstream o2, e2;
+    EXPECT_EQ(conform_run({"--corpus", fixture(), "--fuzz", "1", "--fuzz-out", out + "-none"}, o2, e2), 0) << o2.str();
+    EXPECT_FALSE(fs::exists(out + "-none"));
+}
+
+TEST(Reports, JsonJunitHtmlAndMerge) {
+    std::string junit = work_dir() + "/r.xml", html = work_dir() + "/r.html", merged = work_dir() + "/merged.html";
+    ConformRun ref = conform({"--no-derived", "--name", "reference", "--junit", junit, "--html", html});
+    ASSERT_EQ(ref.code, 0);
+    EXPECT_EQ(ref.results["name"], "reference");
+    EXPECT_EQ(ref.results["cases"].size(), static_cast<std::size_t>(testing::fixture_case_count));
+    std::string x = read_file(junit);
+    EXPECT_NE(x.find("<testsuites name=\"ond conform\" tests=\"13\" failures=\"0\""), std::string::npos) << x;
+    EXPECT_NE(x.find("name=\"invalid/crc/mismatch\""), std::string::npos);
+    std::string h = read_file(html);
+    EXPECT_NE(h.find("<style>"), std::string::npos);
+    EXPECT_EQ(h.find("<script"), std::string::npos);
+    EXPECT_NE(h.find("invalid/tokens/nan-confidence"), std::string::npos);
+
+    std::string ref_json = work_dir() + "/ref.json", bad_json = work_dir() + "/bad.json";
+    std::ostringstream o1, e1;
+    ASSERT_EQ(conform_run({"--corpus", fixture(), "--no-derived", "--name", "reference", "--json", ref_json, "-q"}, o1, e1), 0);
+    std::ostringstream o2, e2;
+    EXPECT_EQ(conform_run({"--corpus", fixture(), "--no-derived", "--name", "nan-accepting", "--decoder",
+                           with_fault("nan-conf", "decode"), "--json", bad_json, "--junit", junit, "-q"},
+                          o2, e2),
+              1);
+    x = read_file(junit);
+    EXPECT_NE(x.find("<failure message=\"[verdict] expected reject (tokens.confidence-out-of-range), got accept\""), std::string::npos) << x;
+
+    std::ostringstream o3, e3;
+    ASSERT_EQ(conform_run({"--html-merge", merged, ref_json, bad_json}, o3, e3), 0) << e3.str();
+    h = read_file(merged);
+    EXPECT_NE(h.find("<th>reference</th><th>nan-accepting</th>"), std::string::npos);
+    // The NaN case: passes in the reference's column, fails in the other.
+    auto row = h.find("<td class=\"id\">invalid/tokens/nan-confidence</td>");
+    ASSERT_NE(row, std::string::npos);
+    auto row_end = h.find("</tr>", row);
+    std::string tr = h.substr(row, row_end - row);
+    auto pass_at = tr.find("class=\"c pass\"");
+    auto fail_at = tr.find("class=\"c fail\"");
+    EXPECT_NE(pass_at, std::string::npos) << tr;
+    EXPECT_NE(fail_at, std::string::npos) << tr;
+    EXPECT_LT(pass_at, fail_at);
+    EXPECT_NE(h.find("FAILED: 8 passed, 1 failed, 0 expected failures, 4 skipped"), std::string::npos);
+
+    std::ostringstream o4, e4;
+    EXPECT_EQ(conform_run({"--html-merge", merged}, o4, e4), 2);
+}
+
+TEST(Reports, HtmlRendersInHeadlessChromium) {
+    std::string chromium;
+    for (const char* name : {"chromium", "chromium-browser"})
+        if (chromium.empty()) chromium = resolve_executable(name);
+    if (chromium.empty()) GTEST_SKIP() << "chromium is not installed";
+    std::string html = work_dir() + "/render.html", png = work_dir() + "/render.png";
+    ConformRun r = conform({"--no-derived", "--decoder", with_fault("nan-conf", "decode"), "--html", html});
+    ASSERT_TRUE(fs::exists(html));
+    fs::remove(png);
+    auto res = run_process({chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,900",
+                            "--user-data-dir=" + work_dir() + "/chromium-profile", "--screenshot=" + png, "file://" + html},
+                           "", std::chrono::seconds(120));
+    ASSERT_TRUE(res.exited) << res.err;
+    ASSERT_TRUE(fs::exists(png)) << res.err;
+    std::string data = read_file(png);
+    ASSERT_GT(data.size(), 1000u);
+    EXPECT_EQ(data.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+}
+
+}  // namespace
+}  // namespace ond::conformance
