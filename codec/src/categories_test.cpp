@@ -50,7 +50,7 @@ TEST(Categories, R23_CountZeroIsSetAndEmpty) {
     // Canonical: the (unused) table entries go, section 6 stays.
     HelloOndc canon;
     canon.c.add(6, categories_content({}));
-    EXPECT_EQ(Encode(c), canon.c.build());
+    EXPECT_TRUE(SameBytes(Encode(c), canon.c.build()));
 }
 
 TEST(Categories, R23_SectionAbsentMeansNotSet) {
@@ -103,7 +103,7 @@ TEST(Categories, R23_DistinctLabelsDifferingOnlyInASurrogate) {
     CatDoc d({{1, 0.5f}, {2, 0.5f}}, table);
     Container c = Accept(d.bytes());
     EXPECT_EQ(c.docs[0].cats.size(), 2u);
-    EXPECT_EQ(Encode(c), d.bytes());
+    EXPECT_TRUE(SameBytes(Encode(c), d.bytes()));
 }
 
 TEST(Categories, R4_ScoreOutOfRange) {
@@ -121,7 +121,7 @@ TEST(Categories, R4_BoundsAndNegativeZeroAreValid) {
         const auto bytes = h.c.build();
         Container c = Accept(bytes);
         EXPECT_EQ(float_bits(c.docs[0].cats[0].score), float_bits(f));
-        EXPECT_EQ(Encode(c), bytes);
+        EXPECT_TRUE(SameBytes(Encode(c), bytes));
     }
 }
 

@@ -190,7 +190,7 @@ TEST(Container, R9_UnknownIdsAreSkippedAnywhereInOrder) {
     // Valid, non-canonical: the writer leaves the unknown sections out.
     HelloOndc canon({"PER"});
     canon.c.add(4, entities_content({{0, 1, 1, 0.5f}}));
-    EXPECT_EQ(Encode(got), canon.c.build(true));
+    EXPECT_TRUE(SameBytes(Encode(got), canon.c.build(true)));
 }
 
 TEST(Container, R9_UnknownIdBeforeALaterKnownSection) {
@@ -333,7 +333,7 @@ TEST(Container, R11_EmptyBinIsValid) {
         EXPECT_EQ(got.format, Format::ondb);
         EXPECT_EQ(got.crc, crc);
         EXPECT_TRUE(got.docs.empty());
-        EXPECT_EQ(Encode(got), bytes);
+        EXPECT_TRUE(SameBytes(Encode(got), bytes));
     }
 }
 

@@ -64,8 +64,8 @@ TEST(Records, DecodesEveryRecordAgainstTheSharedTable) {
     EXPECT_EQ(s.docs, 3u);
     EXPECT_EQ(s.tokens, 3u);
     EXPECT_EQ(s.strings, 1u);
-    EXPECT_EQ(Encode(c), b.bytes());
-    EXPECT_EQ(Encode(Accept(b.bytes(true))), b.bytes(true));
+    EXPECT_TRUE(SameBytes(Encode(c), b.bytes()));
+    EXPECT_TRUE(SameBytes(Encode(Accept(b.bytes(true))), b.bytes(true)));
 }
 
 TEST(Records, R11_CountAboveSectionBytes) {
@@ -155,7 +155,7 @@ TEST(Records, R9_UnknownSectionInsideARecordIsSkipped) {
     ASSERT_EQ(c.docs.size(), 1u);
     EXPECT_EQ(c.docs[0].text, "Hi");
     Bin canon({}, Records({record_body("Hi", {{0, 2}})}).content);
-    EXPECT_EQ(Encode(c), canon.bytes());
+    EXPECT_TRUE(SameBytes(Encode(c), canon.bytes()));
 }
 
 TEST(Records, R8_SectionLengthPastTheRecordEnd) {

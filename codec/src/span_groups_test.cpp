@@ -85,7 +85,7 @@ TEST(SpanGroups, R24_ZeroGroupsIsNonCanonical) {
     canon.add(1, strings_content({}));
     canon.add(2, text_content("Hello big world"));
     canon.add(3, tokens_content({{0, 5}, {1, 3}, {1, 5}}));
-    EXPECT_EQ(Encode(c), canon.build());
+    EXPECT_TRUE(SameBytes(Encode(c), canon.build()));
 }
 
 TEST(SpanGroups, R24_GroupCountAboveBytesOverTwo) {
@@ -152,7 +152,7 @@ TEST(SpanGroups, R24_SpanEndingAtTheTokenCount) {
     SpanDoc d(std::vector<Grp>{{1, {{0, 3, 4, 1.0f}}}});
     Container c = Accept(d.bytes());
     EXPECT_EQ(c.docs[0].spans[0].spans[0].length, 3u);
-    EXPECT_EQ(Encode(c), Encode(Accept(Encode(c))));
+    EXPECT_TRUE(SameBytes(Encode(c), Encode(Accept(Encode(c)))));
 }
 
 TEST(SpanGroups, R24_StartPlusLengthDoesNotWrap) {

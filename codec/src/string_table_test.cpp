@@ -49,7 +49,7 @@ TEST(StringTable, R12_CountEqualToTheBytesIsAccepted) {
     c.add(3, tokens_content(hello_tokens()));
     Container got = Accept(c.build());
     EXPECT_EQ(got.strings.size(), 4u);
-    EXPECT_EQ(Encode(got), HelloOndc().c.build());
+    EXPECT_TRUE(SameBytes(Encode(got), HelloOndc().c.build()));
 }
 
 TEST(StringTable, R5_StringPastTheSectionEnd) {
@@ -121,7 +121,7 @@ TEST(StringTable, R5_Utf16WithLoneSurrogateIsValid) {
     Container c = Accept(bytes);
     EXPECT_EQ(c.strings.view(1), "A\xED\xA0\x80");
     // Canonical: it stays UTF-16 (it is not well-formed), so the bytes round-trip.
-    EXPECT_EQ(Encode(c), bytes);
+    EXPECT_TRUE(SameBytes(Encode(c), bytes));
 }
 
 TEST(StringTable, R5_Utf16ThatIsWellFormedIsNonCanonical) {
@@ -131,7 +131,7 @@ TEST(StringTable, R5_Utf16ThatIsWellFormedIsNonCanonical) {
     Container c = Accept(w.c.build());
     EXPECT_EQ(c.strings.view(1), "PER\xF0\x9F\x98\x80");
     WithTable canon(strings_content({"PER\xF0\x9F\x98\x80"}));
-    EXPECT_EQ(Encode(c), canon.c.build());
+    EXPECT_TRUE(SameBytes(Encode(c), canon.c.build()));
 }
 
 TEST(StringTable, R5_Utf16AnyCodeUnitsIncludingNul) {
@@ -176,7 +176,7 @@ TEST(StringTable, R14_NonCanonicalTablesAreAccepted) {
     EXPECT_EQ(c.docs[0].ents[0].label, 4u);  // ids are the table's indexes, duplicates kept
     EXPECT_EQ(c.strings.view(4), "PER");
     WithTable canon(strings_content({"PER"}), 1);
-    EXPECT_EQ(Encode(c), canon.c.build());
+    EXPECT_TRUE(SameBytes(Encode(c), canon.c.build()));
     EXPECT_NE(Encode(c), bytes);
 }
 
@@ -206,7 +206,7 @@ TEST(StringTable, R1_OverlongCountAndLengthAreNonCanonical) {
     Container got = Accept(c.build());
     EXPECT_EQ(got.strings.view(1), "PER");
     WithTable canon(strings_content({"PER"}), 1);
-    EXPECT_EQ(Encode(got), canon.c.build());
+    EXPECT_TRUE(SameBytes(Encode(got), canon.c.build()));
 }
 
 }  // namespace

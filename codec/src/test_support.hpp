@@ -343,6 +343,28 @@ inline ::testing::AssertionResult Rejects(const std::vector<std::uint8_t>& bytes
     return ::testing::AssertionSuccess();
 }
 
+// Byte-exact comparison that reports the first difference with a little hex context.
+inline ::testing::AssertionResult SameBytes(const std::vector<std::uint8_t>& got, const std::vector<std::uint8_t>& want) {
+    if (got == want) return ::testing::AssertionSuccess();
+    std::size_t i = 0;
+    while (i < got.size() && i < want.size() && got[i] == want[i]) ++i;
+    auto hex = [&](const std::vector<std::uint8_t>& v) {
+        std::string s;
+        const std::size_t from = i >= 8 ? i - 8 : 0;
+        for (std::size_t k = from; k < v.size() && k < i + 16; ++k) {
+            static const char* d = "0123456789abcdef";
+            if (k == i) s += '[';
+            s += d[v[k] >> 4];
+            s += d[v[k] & 15];
+            if (k == i) s += ']';
+            s += ' ';
+        }
+        return s;
+    };
+    return ::testing::AssertionFailure() << "bytes differ at offset " << i << " (sizes " << got.size() << " and "
+                                         << want.size() << ")\n  got:  " << hex(got) << "\n  want: " << hex(want);
+}
+
 // Decodes (and validates: same verdict) bytes that must be accepted.
 inline Container Accept(const std::vector<std::uint8_t>& bytes) {
     const Bytes in = view(bytes);

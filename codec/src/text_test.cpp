@@ -32,7 +32,7 @@ TEST(Text, R16_Utf8Text) {
     EXPECT_EQ(c.docs[0].text, "caf\xC3\xA9 ok");
     EXPECT_EQ(c.docs[0].text_utf16_length, 7u);
     EXPECT_EQ(c.docs[0].tokens.start, (std::vector<std::uint32_t>{0, 5}));
-    EXPECT_EQ(Encode(c), d.c.build());
+    EXPECT_TRUE(SameBytes(Encode(c), d.c.build()));
 }
 
 TEST(Text, R16_EmptyText) {
@@ -41,9 +41,9 @@ TEST(Text, R16_EmptyText) {
     EXPECT_EQ(c.docs[0].text, "");
     EXPECT_EQ(c.docs[0].text_utf16_length, 0u);
     EXPECT_EQ(c.docs[0].tokens.size(), 0u);
-    EXPECT_EQ(Encode(c), d.c.build());
+    EXPECT_TRUE(SameBytes(Encode(c), d.c.build()));
     TextDoc u(B{}.u8(1), {});  // empty UTF-16 text: non-canonical
-    EXPECT_EQ(Encode(Accept(u.c.build())), d.c.build());
+    EXPECT_TRUE(SameBytes(Encode(Accept(u.c.build())), d.c.build()));
 }
 
 TEST(Text, R16_BadEncodingByte) {
@@ -78,14 +78,14 @@ TEST(Text, R16_Utf16WithLoneSurrogate) {
     EXPECT_EQ(c.docs[0].text, "a\xED\xA0\x80" "b");
     EXPECT_EQ(c.docs[0].text_utf16_length, 3u);
     EXPECT_EQ(c.docs[0].tokens.start, (std::vector<std::uint32_t>{0, 1, 2}));
-    EXPECT_EQ(Encode(c), bytes);
+    EXPECT_TRUE(SameBytes(Encode(c), bytes));
 }
 
 TEST(Text, R16_Utf16ThatIsWellFormedIsNonCanonical) {
     TextDoc d(utf16_text(u"Hello world"), hello_tokens());
     Container c = Accept(d.c.build());
     EXPECT_EQ(c.docs[0].text, "Hello world");
-    EXPECT_EQ(Encode(c), HelloOndc().c.build());
+    EXPECT_TRUE(SameBytes(Encode(c), HelloOndc().c.build()));
 }
 
 TEST(Text, R16_LeadingByteOrderMarkIsContent) {
@@ -94,9 +94,9 @@ TEST(Text, R16_LeadingByteOrderMarkIsContent) {
     EXPECT_EQ(c.docs[0].text, "\xEF\xBB\xBFHi");
     EXPECT_EQ(c.docs[0].text_utf16_length, 3u);
     EXPECT_EQ(c.docs[0].tokens.start, (std::vector<std::uint32_t>{0, 1}));
-    EXPECT_EQ(Encode(c), d.c.build());
+    EXPECT_TRUE(SameBytes(Encode(c), d.c.build()));
     TextDoc u(utf16_text(std::u16string{0xFEFF, u'H', u'i'}), {{0, 1}, {0, 2}});
-    EXPECT_EQ(Encode(Accept(u.c.build())), d.c.build());
+    EXPECT_TRUE(SameBytes(Encode(Accept(u.c.build())), d.c.build()));
 }
 
 TEST(Text, R18_OffsetsCountUtf16CodeUnits) {
@@ -115,7 +115,7 @@ TEST(Text, R18_TokenMayEndInsideASurrogatePair) {
     TextDoc d(text_content("\xF0\x9F\x98\x80"), {{0, 1}, {0, 1}});
     Container c = Accept(d.c.build());
     EXPECT_EQ(c.docs[0].tokens.start, (std::vector<std::uint32_t>{0, 1}));
-    EXPECT_EQ(Encode(c), d.c.build());
+    EXPECT_TRUE(SameBytes(Encode(c), d.c.build()));
 }
 
 TEST(Text, R18_TokenMayCoverOnlyWhitespace) {

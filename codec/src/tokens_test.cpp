@@ -69,8 +69,8 @@ TEST(Tokens, DecodesEveryColumn) {
     };
     TokDoc canon(canon_toks, std::vector<float>{0.25f, 1.0f}, "Hello world",
                  {"hello", "world", "hi", "INTJ", "UH", "ROOT", "Mood=Ind"});
-    EXPECT_EQ(Encode(c), canon.bytes());
-    EXPECT_EQ(Encode(Accept(canon.bytes())), canon.bytes());
+    EXPECT_TRUE(SameBytes(Encode(c), canon.bytes()));
+    EXPECT_TRUE(SameBytes(Encode(Accept(canon.bytes())), canon.bytes()));
 }
 
 TEST(Tokens, NoTokens) {
@@ -79,7 +79,7 @@ TEST(Tokens, NoTokens) {
     EXPECT_EQ(c.docs[0].tokens.size(), 0u);
     // count 0, no sentence bytes, mode 0
     EXPECT_EQ(d.l.end, 2u);
-    EXPECT_EQ(Encode(c), d.bytes());
+    EXPECT_TRUE(SameBytes(Encode(c), d.bytes()));
 }
 
 // ---- R17 ---------------------------------------------------------------------------------
@@ -194,7 +194,7 @@ TEST(Tokens, R19_CyclesAndMultipleRootsAreValid) {
     TokDoc d(toks, {}, "abcd");
     Container c = Accept(d.bytes());
     EXPECT_EQ(c.docs[0].tokens.head, (std::vector<std::int32_t>{1, 0, 2, 3}));
-    EXPECT_EQ(Encode(c), d.bytes());
+    EXPECT_TRUE(SameBytes(Encode(c), d.bytes()));
 }
 
 TEST(Tokens, R2_HeadDeltasAreZigZag) {
@@ -284,14 +284,14 @@ TEST(Tokens, R21_ModeOneAllOneIsNonCanonical) {
     TokDoc d(hello_tokens(), std::vector<float>{1.0f, 1.0f});
     Container c = Accept(d.bytes());
     EXPECT_EQ(c.docs[0].tokens.conf, (std::vector<float>{1.0f, 1.0f}));
-    EXPECT_EQ(Encode(c), HelloOndc().c.build());
+    EXPECT_TRUE(SameBytes(Encode(c), HelloOndc().c.build()));
 }
 
 TEST(Tokens, R21_ModeOneWithNoTokensIsNonCanonical) {
     TokDoc d(std::vector<Tok>{}, std::vector<float>{});
     Container c = Accept(d.bytes());
     EXPECT_EQ(c.docs[0].tokens.size(), 0u);
-    EXPECT_EQ(Encode(c), TokDoc(std::vector<Tok>{}).bytes());
+    EXPECT_TRUE(SameBytes(Encode(c), TokDoc(std::vector<Tok>{}).bytes()));
 }
 
 TEST(Tokens, R21_ModeOneFloatsMissing) {
@@ -315,7 +315,7 @@ TEST(Tokens, R3_BoundsNegativeZeroAndSubnormalsAreValid) {
         const auto bytes = d.bytes();
         Container c = Accept(bytes);
         EXPECT_EQ(float_bits(c.docs[0].tokens.conf[0]), float_bits(f));
-        EXPECT_EQ(Encode(c), bytes) << float_bits(f);  // bits survive the round trip
+        EXPECT_TRUE(SameBytes(Encode(c), bytes)) << float_bits(f);  // bits survive the round trip
     }
 }
 
