@@ -36,6 +36,7 @@ Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Trac
             sum.tokens += decode_record<M>(bin.records, i, table, doc, tr);
         }
         check_records_end(bin.records);
+        if constexpr (M::trace) tr->leave();  // section 5, entered by decode_ondb_prologue's walker
         sum.docs = bin.count;
     }
     if constexpr (M::trace) tr->leave();
