@@ -5,7 +5,16 @@
 
 namespace ond::fuzz {
 
+namespace {
+bool failures_throw = false;
+}
+
+void set_property_failures_throw(bool on) noexcept { failures_throw = on; }
+
 void property_failed(const char* expr, const char* file, int line, const std::string& note) {
+    if (failures_throw)
+        throw PropertyViolation(std::string("property violated: ") + expr + " at " + file + ":" + std::to_string(line) +
+                                (note.empty() ? std::string() : "\n    " + note));
     std::fprintf(stderr, "\n=== property violated: %s\n    at %s:%d\n", expr, file, line);
     if (!note.empty()) std::fprintf(stderr, "    %s\n", note.c_str());
     std::fflush(stderr);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <span>
 #include <string>
 #include <string_view>
@@ -19,7 +20,15 @@ namespace ond::fuzz {
 
 // A violated property: print what and where, then abort (libFuzzer reports it as a crash and
 // saves the input; the replay driver dies with SIGABRT, which fails its CTest test).
+// The property tests switch this to throwing PropertyViolation instead, so that RapidCheck can
+// report and shrink the failing case.
 [[noreturn]] void property_failed(const char* expr, const char* file, int line, const std::string& note = {});
+struct PropertyViolation : std::exception {
+    std::string message;
+    explicit PropertyViolation(std::string m) : message(std::move(m)) {}
+    const char* what() const noexcept override { return message.c_str(); }
+};
+void set_property_failures_throw(bool on) noexcept;
 
 #define OND_FUZZ_CHECK(cond)                                                  \
     do {                                                                      \
