@@ -444,6 +444,42 @@ TEST(Compare, FloatsCompareByBinary32Bits) {
     EXPECT_NE(compare_content(R"({"conf":0.5})", R"({"conf":"0.5"})"), std::nullopt);
 }
 
+TEST(Robustness, MutatedInputIsRefusedCleanlyOrRoundTrips) {
+    // Byte flips, insertions and cuts of a valid text: from_json either loads content that
+    // writes back to JSON meaning the same, or throws one of its two documented errors.
+    const std::string base = to_json(sample_ondc(), true);
+    std::mt19937 rng(7);
+    int loaded = 0;
+    for (int i = 0; i < 20000; ++i) {
+        std::string t = base;
+        const int edits = 1 + static_cast<int>(rng() % 3);
+        for (int k = 0; k < edits; ++k) {
+            const std::size_t at = rng() % t.size();
+            switch (rng() % 3) {
+            case 0: t[at] = static_cast<char>(rng() & 0xFF); break;
+            case 1: t.insert(at, 1, "{}[]\\\":,-0e.9u"[rng() % 16]); break;
+            default: t.resize(at); break;
+            }
+            if (t.empty()) t = " ";
+        }
+        try {
+            const ond::Container c = from_json(t);
+            ++loaded;
+            std::string again;
+            try {
+                again = to_json(c);
+            } catch (const JsonError&) {
+                continue;  // e.g. a confidence that became infinite: the model holds it, JSON cannot
+            }
+            ASSERT_EQ(compare_content(t, again), std::nullopt) << t;
+        } catch (const JsonError&) {
+        } catch (const ond::Error& e) {
+            ADD_FAILURE() << "unexpected codec error " << e.what() << " for " << t;
+        }
+    }
+    EXPECT_GT(loaded, 0);  // some edits (inside strings, digits) keep the text valid
+}
+
 TEST(Compare, InvalidJsonThrows) {
     EXPECT_THROW(compare_content("{", "{}"), JsonError);
     EXPECT_THROW(compare_content("{}", "{} x"), JsonError);

@@ -363,7 +363,7 @@ const char* kind_name(Kind k) {
 // True when node i is {"utf16": [...]}: one key, named utf16. Its contents are checked by the caller.
 bool is_utf16_object(const Tape& t, std::uint32_t i) {
     const Node& n = t[i];
-    return n.kind == Kind::object && n.count == 1 && t[i + 1].text == "utf16";
+    return n.kind == Kind::object && n.count == 1 && t[i + 1].text() == "utf16";
 }
 
 // The integer value of an integer-form number's text, when it fits in int64.
@@ -415,7 +415,7 @@ private:
     static constexpr std::uint32_t none = ~std::uint32_t{0};
 
     [[noreturn]] void fail(const Path& p, std::uint32_t node, const std::string& what) const {
-        throw JsonError(where(p) + ": " + what + " (at byte " + std::to_string(t_[node].pos) + ")");
+        throw JsonError(where(p) + ": " + what + " (at byte " + std::to_string(t_.pos(node)) + ")");
     }
 
     // The member values of object node i, by name; unknown keys are an error, and so are missing
@@ -429,7 +429,7 @@ private:
         out.fill(none);
         std::uint32_t k = i + 1;
         for (std::uint32_t m = 0; m < n.count; ++m) {
-            const std::string_view name = t_[k].text;
+            const std::string_view name = t_[k].text();
             std::size_t slot = 0;
             while (slot < N && names[slot] != name) ++slot;
             if (slot == N) {
@@ -459,13 +459,13 @@ private:
 
     std::string_view string_node(std::uint32_t i, const Path& p) const {
         if (t_[i].kind != Kind::string) fail(p, i, std::string("expected a string, got ") + kind_name(t_[i].kind));
-        return t_[i].text;
+        return t_[i].text();
     }
 
     // A content string (plain or {"utf16": [...]}) as WTF-8.
     std::string content_string(std::uint32_t i, const Path& p) const {
         const Node& n = t_[i];
-        if (n.kind == Kind::string) return std::string(n.text);
+        if (n.kind == Kind::string) return std::string(n.text());
         if (n.kind == Kind::object) {
             static constexpr std::array<std::string_view, 1> names = {"utf16"};
             auto f = fields(i, p, names, 1);
@@ -488,10 +488,10 @@ private:
         if (n.kind != Kind::number || !n.flag)
             fail(p, i, "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
                            detail::excerpt(t_, i, 40));
-        auto v = integer_value(n.text);
+        auto v = integer_value(n.text());
         if (!v || *v < lo || *v > hi)
             fail(p, i, "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
-                           std::string(n.text.substr(0, 40)));
+                           std::string(n.text().substr(0, 40)));
         return *v;
     }
 
@@ -502,7 +502,7 @@ private:
     float number(std::uint32_t i, const Path& p) const {
         const Node& n = t_[i];
         if (n.kind != Kind::number) fail(p, i, std::string("expected a number, got ") + kind_name(n.kind));
-        return parse_float(n.text);
+        return parse_float(n.text());
     }
 
     StringId label(std::uint32_t i, const Path& p, StringStore& strings) const {
@@ -638,7 +638,7 @@ private:
     // The UTF-16 code units of a string-like node: a string, or {"utf16": [ints in 0..65535]}.
     static std::optional<std::u16string> units(const Tape& t, std::uint32_t i) {
         const Node& n = t[i];
-        if (n.kind == Kind::string) return unicode::utf16_from_wtf8(n.text);
+        if (n.kind == Kind::string) return unicode::utf16_from_wtf8(n.text());
         if (!is_utf16_object(t, i)) return std::nullopt;
         const Node& arr = t[i + 2];
         if (arr.kind != Kind::array) return std::nullopt;
@@ -647,7 +647,7 @@ private:
         for (std::uint32_t k = 0; k < arr.count; ++k) {
             const Node& u = t[e];
             if (u.kind != Kind::number || !u.flag) return std::nullopt;
-            auto v = integer_value(u.text);
+            auto v = integer_value(u.text());
             if (!v || *v < 0 || *v > 0xFFFF) return std::nullopt;
             out.push_back(static_cast<char16_t>(*v));
             e = t.next(e);
@@ -677,7 +677,10 @@ private:
         const Node& x = e_[e];
         const Node& y = a_[a];
 
-        // Strings, in either spelling, compare by UTF-16 code units.
+        // Strings, in either spelling, compare by UTF-16 code units. Two plain strings are valid
+        // UTF-8, where equal bytes and equal code units are the same thing.
+        if (x.kind == Kind::string && y.kind == Kind::string)
+            return x.text() == y.text() ? std::nullopt : mismatch(e, a, p);
         auto ue = units(e_, e);
         auto ua = units(a_, a);
         if (ue || ua) {
@@ -692,21 +695,21 @@ private:
         case Kind::string: return std::nullopt;  // handled above
         case Kind::number: {
             if (float_field) {
-                const float fx = parse_float(x.text);
-                const float fy = parse_float(y.text);
+                const float fx = parse_float(x.text());
+                const float fy = parse_float(y.text());
                 std::uint32_t bx, by;
                 std::memcpy(&bx, &fx, 4);
                 std::memcpy(&by, &fy, 4);
                 if (bx == by) return std::nullopt;
                 return diff(p, "expected " + show_float(fx) + " (" + bits_hex(fx) + "), got " +
-                                   std::string(y.text.substr(0, 40)) + " = " + show_float(fy) + " (" + bits_hex(fy) + ")");
+                                   std::string(y.text().substr(0, 40)) + " = " + show_float(fy) + " (" + bits_hex(fy) + ")");
             }
             if (x.flag && y.flag) {
-                auto vx = integer_value(x.text);
-                auto vy = integer_value(y.text);
+                auto vx = integer_value(x.text());
+                auto vy = integer_value(y.text());
                 if (vx && vy) return *vx == *vy ? std::nullopt : mismatch(e, a, p);
             }
-            return x.text == y.text ? std::nullopt : mismatch(e, a, p);
+            return x.text() == y.text() ? std::nullopt : mismatch(e, a, p);
         }
         case Kind::array: {
             if (x.count != y.count)
@@ -721,45 +724,54 @@ private:
             return std::nullopt;
         }
         case Kind::object: {
+            // Keys usually come in the same order on both sides: try the same place first.
             std::uint32_t ke = e + 1;
+            std::uint32_t same_place = a + 1;
             for (std::uint32_t m = 0; m < x.count; ++m) {
-                const std::string_view name = e_[ke].text;
-                std::uint32_t ka = a + 1;
+                const std::string_view name = e_[ke].text();
                 std::uint32_t found = ~std::uint32_t{0};
-                for (std::uint32_t q = 0; q < y.count; ++q) {
-                    if (a_[ka].text == name) {
-                        found = ka;
-                        break;
+                if (m < y.count && a_[same_place].text() == name) {
+                    found = same_place;
+                } else {
+                    std::uint32_t ka = a + 1;
+                    for (std::uint32_t q = 0; q < y.count; ++q) {
+                        if (a_[ka].text() == name) {
+                            found = ka;
+                            break;
+                        }
+                        ka = a_.next(ka + 1);
                     }
-                    ka = a_.next(ka + 1);
                 }
-                std::string qname;
-                detail::append_quoted(qname, name);
-                if (found == ~std::uint32_t{0}) return diff(p, "missing key " + qname);
+                if (found == ~std::uint32_t{0}) return diff(p, "missing key " + quoted(name));
                 const bool fl = name == "conf" || name == "score";
                 if (auto d = cmp(ke + 1, found + 1, p.member(name), fl)) return d;
                 ke = e_.next(ke + 1);
+                if (m < y.count) same_place = a_.next(same_place + 1);
             }
+            // Every expected key was found and keys are unique, so equal counts mean no extras.
+            if (y.count == x.count) return std::nullopt;
             std::uint32_t ka = a + 1;
             for (std::uint32_t q = 0; q < y.count; ++q) {
-                const std::string_view name = a_[ka].text;
+                const std::string_view name = a_[ka].text();
                 bool known = false;
                 std::uint32_t k2 = e + 1;
                 for (std::uint32_t m = 0; m < x.count && !known; ++m) {
-                    known = e_[k2].text == name;
+                    known = e_[k2].text() == name;
                     k2 = e_.next(k2 + 1);
                 }
-                if (!known) {
-                    std::string qname;
-                    detail::append_quoted(qname, name);
-                    return diff(p, "unexpected key " + qname);
-                }
+                if (!known) return diff(p, "unexpected key " + quoted(name));
                 ka = a_.next(ka + 1);
             }
             return std::nullopt;
         }
         }
         return std::nullopt;
+    }
+
+    static std::string quoted(std::string_view s) {
+        std::string q;
+        detail::append_quoted(q, s);
+        return q;
     }
 
     const Tape& e_;

@@ -43,7 +43,7 @@ Tape::Tape(std::string_view source, std::size_t max_depth) : src_(source), max_d
     if (src_.size() >= 3 && static_cast<unsigned char>(src_[0]) == 0xEF &&
         static_cast<unsigned char>(src_[1]) == 0xBB && static_cast<unsigned char>(src_[2]) == 0xBF)
         fail("a byte-order mark is not allowed");
-    nodes_.reserve(src_.size() / 8 + 4);
+    nodes_.reserve(src_.size() / 16 + 4);
     skip_ws();
     if (i_ == src_.size()) fail("empty input, expected a JSON value");
     parse_value(0);
@@ -69,7 +69,7 @@ void Tape::parse_value(std::size_t depth) {
     if (i_ >= src_.size()) fail("unexpected end of input, expected a value");
     const std::uint32_t self = static_cast<std::uint32_t>(nodes_.size());
     nodes_.emplace_back();
-    nodes_[self].pos = i_;
+    nodes_[self].ptr = src_.data() + i_;
     const char c = src_[i_];
     auto literal = [&](std::string_view word) {
         if (src_.substr(i_, word.size()) != word) fail("invalid literal");
@@ -91,7 +91,6 @@ void Tape::parse_value(std::size_t depth) {
         break;
     case '"': {
         Node n;
-        n.pos = i_;
         parse_string(n);
         nodes_[self] = n;
         break;
@@ -125,7 +124,7 @@ void Tape::parse_value(std::size_t depth) {
         ++i_;
         skip_ws();
         std::uint32_t count = 0;
-        std::vector<std::uint32_t> keys;
+        const std::size_t first_key = keys_.size();
         if (i_ < src_.size() && src_[i_] == '}') {
             ++i_;
         } else {
@@ -133,10 +132,9 @@ void Tape::parse_value(std::size_t depth) {
                 skip_ws();
                 if (i_ >= src_.size() || src_[i_] != '"') fail("expected a string key in an object");
                 Node key;
-                key.pos = i_;
                 parse_string(key);
                 key.end = static_cast<std::uint32_t>(nodes_.size() + 1);
-                keys.push_back(static_cast<std::uint32_t>(nodes_.size()));
+                keys_.push_back(static_cast<std::uint32_t>(nodes_.size()));
                 nodes_.push_back(key);
                 skip_ws();
                 if (i_ >= src_.size() || src_[i_] != ':') fail("expected ':' after an object key");
@@ -151,28 +149,14 @@ void Tape::parse_value(std::size_t depth) {
                 fail("expected ',' or '}' in an object");
             }
         }
-        // Duplicate keys: the content model has no use for them and they are ambiguous.
-        if (keys.size() <= 16) {
-            for (std::size_t a = 1; a < keys.size(); ++a)
-                for (std::size_t b = 0; b < a; ++b)
-                    if (nodes_[keys[a]].text == nodes_[keys[b]].text)
-                        fail_at(nodes_[keys[a]].pos, "duplicate key \"" + std::string(nodes_[keys[a]].text) + "\"");
-        } else {
-            std::vector<std::uint32_t> sorted = keys;
-            std::sort(sorted.begin(), sorted.end(), [&](std::uint32_t x, std::uint32_t y) {
-                return nodes_[x].text != nodes_[y].text ? nodes_[x].text < nodes_[y].text : x < y;
-            });
-            for (std::size_t a = 1; a < sorted.size(); ++a)
-                if (nodes_[sorted[a]].text == nodes_[sorted[a - 1]].text)
-                    fail_at(nodes_[sorted[a]].pos, "duplicate key \"" + std::string(nodes_[sorted[a]].text) + "\"");
-        }
+        check_duplicate_keys(first_key);
+        keys_.resize(first_key);
         nodes_[self].count = count;
         break;
     }
     default:
         if (c == '-' || is_digit(c)) {
             Node n;
-            n.pos = i_;
             parse_number(n);
             nodes_[self] = n;
             break;
@@ -184,6 +168,33 @@ void Tape::parse_value(std::size_t depth) {
         fail(std::string("unexpected byte ") + buf);
     }
     nodes_[self].end = static_cast<std::uint32_t>(nodes_.size());
+}
+
+std::size_t Tape::pos(std::uint32_t i) const {
+    const Node& n = nodes_[i];
+    if (n.kind == Kind::string) return n.decoded ? n.count : static_cast<std::size_t>(n.ptr - src_.data()) - 1;
+    return static_cast<std::size_t>(n.ptr - src_.data());
+}
+
+// Duplicate keys in one object: the content model has no use for them and they are ambiguous.
+void Tape::check_duplicate_keys(std::size_t first_key) {
+    const std::size_t k = keys_.size() - first_key;
+    const std::uint32_t* keys = keys_.data() + first_key;
+    auto dup = [&](std::uint32_t key) {
+        fail_at(pos(key), "duplicate key \"" + std::string(nodes_[key].text()) + "\"");
+    };
+    if (k <= 16) {
+        for (std::size_t a = 1; a < k; ++a)
+            for (std::size_t b = 0; b < a; ++b)
+                if (nodes_[keys[a]].text() == nodes_[keys[b]].text()) dup(keys[a]);
+        return;
+    }
+    std::vector<std::uint32_t> sorted(keys, keys + k);
+    std::sort(sorted.begin(), sorted.end(), [&](std::uint32_t x, std::uint32_t y) {
+        return nodes_[x].text() != nodes_[y].text() ? nodes_[x].text() < nodes_[y].text() : x < y;
+    });
+    for (std::size_t a = 1; a < sorted.size(); ++a)
+        if (nodes_[sorted[a]].text() == nodes_[sorted[a - 1]].text()) dup(sorted[a]);
 }
 
 void Tape::parse_number(Node& n) {
@@ -212,7 +223,8 @@ void Tape::parse_number(Node& n) {
         while (i_ < src_.size() && is_digit(src_[i_])) ++i_;
     }
     n.flag = integer;
-    n.text = src_.substr(start, i_ - start);
+    n.ptr = src_.data() + start;
+    n.len = static_cast<std::uint32_t>(i_ - start);
 }
 
 void Tape::parse_string(Node& n) {
@@ -234,7 +246,9 @@ void Tape::parse_string(Node& n) {
         std::size_t bad = 0;
         if (!unicode::utf8_utf16_length(reinterpret_cast<const unsigned char*>(src_.data() + start), j - start, &bad))
             fail_at(start + bad, "a string is not valid UTF-8");
-        n.text = src_.substr(start, j - start);
+        if (j - start > 0xFFFFFFFFu) fail_at(start, "a string is longer than 4 GiB");
+        n.ptr = src_.data() + start;
+        n.len = static_cast<std::uint32_t>(j - start);
         i_ = j + 1;
         return;
     }
@@ -296,8 +310,12 @@ void Tape::parse_string(Node& n) {
     std::size_t bad = 0;
     if (!unicode::utf8_utf16_length(reinterpret_cast<const unsigned char*>(out.data()), out.size(), &bad))
         fail_at(start, "a string is not valid UTF-8");
+    if (out.size() > 0xFFFFFFFFu) fail_at(start, "a string is longer than 4 GiB");
     decoded_.push_back(std::move(out));
-    n.text = decoded_.back();
+    n.decoded = true;
+    n.count = static_cast<std::uint32_t>(start - 1);
+    n.ptr = decoded_.back().data();
+    n.len = static_cast<std::uint32_t>(decoded_.back().size());
 }
 
 void append_quoted(std::string& out, std::string_view s) {
@@ -333,8 +351,8 @@ void excerpt_rec(const Tape& t, std::uint32_t i, std::string& out, std::size_t l
     switch (n.kind) {
     case Kind::null: out += "null"; break;
     case Kind::boolean: out += n.flag ? "true" : "false"; break;
-    case Kind::number: out += n.text; break;
-    case Kind::string: append_quoted(out, n.text); break;
+    case Kind::number: out += n.text(); break;
+    case Kind::string: append_quoted(out, n.text()); break;
     case Kind::array: {
         out.push_back('[');
         std::uint32_t c = i + 1;
@@ -351,7 +369,7 @@ void excerpt_rec(const Tape& t, std::uint32_t i, std::string& out, std::size_t l
         std::uint32_t c = i + 1;
         for (std::uint32_t k = 0; k < n.count && out.size() <= limit; ++k) {
             if (k) out.push_back(',');
-            append_quoted(out, t[c].text);
+            append_quoted(out, t[c].text());
             out.push_back(':');
             excerpt_rec(t, c + 1, out, limit);
             c = t.next(c + 1);

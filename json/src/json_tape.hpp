@@ -17,13 +17,17 @@ namespace ond::json::detail {
 
 enum class Kind : std::uint8_t { null, boolean, number, string, array, object };
 
+// 24 bytes: large documents make tens of millions of these.
 struct Node {
     Kind kind = Kind::null;
     bool flag = false;       // boolean: its value; number: the text is an integer (no '.', no exponent)
-    std::uint32_t count = 0; // array: elements; object: members
+    bool decoded = false;    // string: escapes were resolved, `ptr` points into the tape's own storage
+    std::uint32_t count = 0; // array: elements; object: members; decoded string: source offset
     std::uint32_t end = 0;   // index of the first node after this subtree
-    std::size_t pos = 0;     // byte offset in the source, for messages
-    std::string_view text;   // number: its text; string: its value (UTF-8, escapes resolved)
+    std::uint32_t len = 0;   // number, string: length of the text
+    const char* ptr = nullptr;  // number: its text; string: its value (UTF-8); else: where it starts
+
+    std::string_view text() const noexcept { return std::string_view(ptr, len); }
 };
 
 // An object's members on the tape are key node, value subtree, key node, value subtree, ...
@@ -42,11 +46,14 @@ public:
 
     // Index of the node after node i's subtree.
     std::uint32_t next(std::uint32_t i) const { return nodes_[i].end; }
+    // Byte offset of node i in the source (for messages).
+    std::size_t pos(std::uint32_t i) const;
 
 private:
     void parse_value(std::size_t depth);
     void parse_string(Node& n);
     void parse_number(Node& n);
+    void check_duplicate_keys(std::size_t first_key);
     void skip_ws();
     [[noreturn]] void fail(const std::string& what) const;
     [[noreturn]] void fail_at(std::size_t pos, const std::string& what) const;
@@ -56,6 +63,7 @@ private:
     std::size_t max_depth_;
     std::vector<Node> nodes_;
     std::deque<std::string> decoded_;  // strings that had escapes (stable addresses)
+    std::vector<std::uint32_t> keys_;  // key nodes of the objects being parsed, innermost last
 };
 
 // Compact JSON of a subtree, cut to at most max_chars (for messages).
