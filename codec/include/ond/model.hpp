@@ -24,6 +24,29 @@ using StringId = std::uint32_t;  // index into a StringStore; 0 is the empty str
 class StringStore {
 public:
     StringStore();
+    // Copies and moves rebuild the lookup index lazily: its views point into the source's buffer
+    // (and a moved short string does not keep its address), so they are never carried over.
+    StringStore(const StringStore& o) : bytes_(o.bytes_), offsets_(o.offsets_) {}
+    StringStore(StringStore&& o) noexcept : bytes_(std::move(o.bytes_)), offsets_(std::move(o.offsets_)) { o.clear(); }
+    StringStore& operator=(const StringStore& o) {
+        if (this != &o) {
+            bytes_ = o.bytes_;
+            offsets_ = o.offsets_;
+            index_.clear();
+            indexed_ = 0;
+        }
+        return *this;
+    }
+    StringStore& operator=(StringStore&& o) noexcept {
+        if (this != &o) {
+            bytes_ = std::move(o.bytes_);
+            offsets_ = std::move(o.offsets_);
+            index_.clear();
+            indexed_ = 0;
+            o.clear();
+        }
+        return *this;
+    }
 
     std::size_t size() const noexcept { return offsets_.size() - 1; }  // ids 0..size()-1
     std::string_view view(StringId id) const noexcept {

@@ -1,0 +1,132 @@
+#include "case.hpp"
+
+#include <stdexcept>
+
+#include "ond/writer.hpp"
+
+namespace ond::corpus::gen {
+
+const char* to_string(Kind k) {
+    switch (k) {
+        case Kind::decode: return "decode";
+        case Kind::stream: return "stream";
+        case Kind::encode: return "encode";
+    }
+    return "?";
+}
+
+const char* to_string(Verdict v) {
+    switch (v) {
+        case Verdict::valid: return "valid";
+        case Verdict::noncanonical: return "noncanonical";
+        case Verdict::invalid: return "invalid";
+        case Verdict::impl: return "impl";
+    }
+    return "?";
+}
+
+namespace {
+std::string ext_of(const Buf& b) {
+    return b.size() >= 4 && b[0] == 'O' && b[1] == 'N' && b[2] == 'D' && b[3] == 'B' ? "ondb" : "ondc";
+}
+Buf to_buf(const std::vector<std::byte>& v) {
+    Buf b(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) b[i] = static_cast<std::uint8_t>(v[i]);
+    return b;
+}
+}  // namespace
+
+Case& Registry::add(std::string name, Rules rules, std::string desc) {
+    if (area_.empty()) throw std::logic_error("case " + name + " declared before its area");
+    Case& c = cases_.emplace_back();
+    c.area = area_;
+    c.name = std::move(name);
+    c.rules = std::move(rules);
+    c.description = std::move(desc);
+    return c;
+}
+
+void Registry::valid(std::string name, Rules rules, std::string desc, const Container& content) {
+    Case& c = add(std::move(name), std::move(rules), std::move(desc));
+    c.verdict = Verdict::valid;
+    c.folder = "valid";
+    try {
+        c.input = to_buf(ond::encode(content));
+    } catch (const std::exception& e) {
+        throw std::runtime_error("valid case " + area_ + "/" + c.name + ": the reference cannot write it: " + e.what());
+    }
+    c.ext = content.format == Format::ondb ? "ondb" : "ondc";
+    c.expected = content;
+}
+
+void Registry::noncanonical(std::string name, Rules rules, std::string desc, Buf bytes, const Container& expected) {
+    Case& c = add(std::move(name), std::move(rules), std::move(desc));
+    c.verdict = Verdict::noncanonical;
+    c.folder = "noncanonical";
+    c.ext = ext_of(bytes);
+    c.input = std::move(bytes);
+    c.expected = expected;
+}
+
+void Registry::invalid(std::string name, Rules rules, std::string desc, Buf bytes, std::string code) {
+    Case& c = add(std::move(name), std::move(rules), std::move(desc));
+    c.verdict = Verdict::invalid;
+    c.folder = "invalid";
+    c.ext = ext_of(bytes);
+    c.input = std::move(bytes);
+    c.error = std::move(code);
+}
+
+void Registry::impl(std::string name, Rules rules, std::string desc, Buf bytes, std::string code,
+                    std::optional<Container> accepted) {
+    Case& c = add(std::move(name), std::move(rules), std::move(desc));
+    c.verdict = Verdict::impl;
+    c.folder = "impl";
+    c.ext = ext_of(bytes);
+    c.input = std::move(bytes);
+    c.error = std::move(code);
+    c.expected = std::move(accepted);
+}
+
+void Registry::stream(std::string name, Verdict v, Rules rules, std::string desc, Buf bytes,
+                      std::vector<Container> read, std::string code) {
+    Case& c = add(std::move(name), std::move(rules), std::move(desc));
+    c.kind = Kind::stream;
+    c.verdict = v;
+    c.folder = to_string(v);
+    c.ext = "stream";
+    c.input = std::move(bytes);
+    c.stream_read = std::move(read);
+    c.error = std::move(code);
+}
+
+void Registry::encode(std::string name, Rules rules, std::string desc, const Container& content) {
+    Case& c = add(std::move(name), std::move(rules), std::move(desc));
+    c.kind = Kind::encode;
+    c.verdict = Verdict::valid;
+    c.folder = "encode";
+    c.content = content;
+    c.ext = content.format == Format::ondb ? "ondb" : "ondc";
+}
+
+void Registry::refuse(std::string name, Rules rules, std::string desc, const Container& content, std::string code) {
+    Case& c = add(std::move(name), std::move(rules), std::move(desc));
+    c.kind = Kind::encode;
+    c.verdict = Verdict::invalid;
+    c.folder = "encode-refuse";
+    c.content = content;
+    c.error = std::move(code);
+}
+
+std::vector<Case> all_cases() {
+    Registry r;
+    void (*const areas[])(Registry&) = {
+        add_header_cases,  add_crc_cases,      add_varint_cases,     add_string_cases, add_table_cases,
+        add_section_cases, add_text_cases,     add_tokens_cases,     add_entities_cases, add_categories_cases,
+        add_spans_cases,   add_bin_cases,      add_stream_cases,     add_encode_cases, add_document_cases,
+    };
+    for (auto* f : areas) f(r);
+    return std::move(r.cases());
+}
+
+}  // namespace ond::corpus::gen

@@ -1,0 +1,90 @@
+// One corpus case as the area files declare it, and the registry they declare it into.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ond/model.hpp"
+#include "raw_writer.hpp"
+
+namespace ond::corpus::gen {
+
+using raw::Buf;
+using Rules = std::vector<std::string>;
+
+enum class Kind { decode, stream, encode };
+enum class Verdict { valid, noncanonical, invalid, impl };
+
+const char* to_string(Kind k);
+const char* to_string(Verdict v);
+
+struct Case {
+    Kind kind = Kind::decode;
+    Verdict verdict = Verdict::valid;
+    std::string area, name, description;
+    Rules rules;
+    Buf input;                               // decode and stream bytes
+    std::optional<Container> expected;       // decode: the content a reader must produce
+    std::vector<Container> stream_read;      // stream: the containers read before the end or fault
+    std::string error;                       // expected code (invalid, impl, encode refusals)
+    std::optional<Container> content;       // encode: the content to write
+    std::string folder;                      // verdict folder ("valid", ..., "encode", "encode-refuse")
+    std::string ext;                         // "ondc", "ondb", "stream" (decode/stream), or of the bytes
+    // Regressions only:
+    std::string regression_path;             // "regressions/<name>.<ext>"
+    std::string harness, date;
+};
+
+class Registry {
+public:
+    // The area every case added next belongs to.
+    void area(std::string a) { area_ = std::move(a); }
+
+    // Valid: the canonical bytes of `c` (ond::encode), decoding back to `c`.
+    void valid(std::string name, Rules rules, std::string desc, const Container& c);
+    // Valid but not what the canonical writer writes; decodes to `expected`.
+    void noncanonical(std::string name, Rules rules, std::string desc, Buf bytes, const Container& expected);
+    // Every reader must reject, with this code from the reference.
+    void invalid(std::string name, Rules rules, std::string desc, Buf bytes, std::string code);
+    // The spec lets a reader accept; the reference rejects with this code. `accepted` is what an
+    // accepting reader should produce, when that is meaningful.
+    void impl(std::string name, Rules rules, std::string desc, Buf bytes, std::string code,
+              std::optional<Container> accepted = {});
+    // Back-to-back ONDC containers; `read` the containers read before a clean end or the fault.
+    void stream(std::string name, Verdict v, Rules rules, std::string desc, Buf bytes, std::vector<Container> read,
+                std::string code = {});
+    // Writable content and its canonical bytes.
+    void encode(std::string name, Rules rules, std::string desc, const Container& c);
+    // Content a writer must refuse with this `content.*` code.
+    void refuse(std::string name, Rules rules, std::string desc, const Container& c, std::string code);
+
+    std::vector<Case>& cases() { return cases_; }
+
+private:
+    Case& add(std::string name, Rules rules, std::string desc);
+    std::string area_;
+    std::vector<Case> cases_;
+};
+
+// One function per area file.
+void add_header_cases(Registry& r);
+void add_crc_cases(Registry& r);
+void add_varint_cases(Registry& r);
+void add_string_cases(Registry& r);
+void add_table_cases(Registry& r);
+void add_section_cases(Registry& r);
+void add_text_cases(Registry& r);
+void add_tokens_cases(Registry& r);
+void add_entities_cases(Registry& r);
+void add_categories_cases(Registry& r);
+void add_spans_cases(Registry& r);
+void add_bin_cases(Registry& r);
+void add_stream_cases(Registry& r);
+void add_encode_cases(Registry& r);
+void add_document_cases(Registry& r);
+
+// All cases of every area, in a fixed order.
+std::vector<Case> all_cases();
+
+}  // namespace ond::corpus::gen

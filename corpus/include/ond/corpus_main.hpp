@@ -1,0 +1,14 @@
+// `ond corpus ...`: the golden corpus as a product (list its cases, export a copy).
+#pragma once
+
+namespace ond::corpus {
+
+// argv[0] is "corpus". Subcommands:
+//   list [--verdict V] [--area A] [--kind K]   one line per case: id, kind, verdict, error
+//   export DIR                                   copies the corpus (manifest, rules, README,
+//                                                cases, regressions) and writes DIR/VERSION
+// Options anywhere: --corpus DIR (else $OND_CORPUS_DIR, else the source tree's corpus/).
+// Returns the process exit code.
+int corpus_main(int argc, char** argv);
+
+}  // namespace ond::corpus

@@ -1,0 +1,186 @@
+// Tests of the generator's pieces: the raw writer, SHA-256, regressions, check and export.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "case.hpp"
+#include "common.hpp"
+#include "generator.hpp"
+#include "ond/corpus_main.hpp"
+#include "ond/writer.hpp"
+#include "sha256.hpp"
+
+namespace fs = std::filesystem;
+using namespace ond::corpus;
+using gen::Buf;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+void spit(const fs::path& p, std::string_view bytes) {
+    fs::create_directories(p.parent_path());
+    std::ofstream f(p, std::ios::binary | std::ios::trunc);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+fs::path temp_dir(const std::string& name) {
+    fs::path p = fs::temp_directory_path() / ("ond-corpus-test-" + name + "-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+    fs::remove_all(p);
+    fs::create_directories(p);
+    return p;
+}
+
+int run_corpus(std::vector<std::string> args) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    return corpus_main(static_cast<int>(argv.size()), argv.data());
+}
+
+}  // namespace
+
+TEST(RawWriter, VarintMinimalAndPadded) {
+    raw::Writer w;
+    w.varint(0).varint(127).varint(128).varint(300).varint(0xFFFFFFFFu);
+    EXPECT_EQ(w.out, (Buf{0x00, 0x7F, 0x80, 0x01, 0x80, 0x02, 0xAC, 0x02, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F}));
+    raw::Writer p;
+    p.varint(0, 1).varint(1, 4).varint(5, 5);
+    EXPECT_EQ(p.out, (Buf{0x80, 0x00, 0x81, 0x80, 0x80, 0x80, 0x00, 0x85, 0x80, 0x80, 0x80, 0x80, 0x00}));
+}
+
+TEST(RawWriter, ZigZag) {
+    EXPECT_EQ(raw::zigzag(0), 0u);
+    EXPECT_EQ(raw::zigzag(-1), 1u);
+    EXPECT_EQ(raw::zigzag(1), 2u);
+    EXPECT_EQ(raw::zigzag(-2), 3u);
+    EXPECT_EQ(raw::zigzag(2147483647), 0xFFFFFFFEu);
+    EXPECT_EQ(raw::zigzag(-2147483647 - 1), 0xFFFFFFFFu);
+}
+
+TEST(RawWriter, StringsSectionsContainer) {
+    raw::Writer w;
+    w.string("ab").string(std::string_view("a\0", 2), true).string("x", false, 9u);
+    EXPECT_EQ(w.out, (Buf{0x04, 'a', 'b', 0x05, 'a', 0x00, 0x09, 'x'}));
+    raw::Writer s;
+    s.section(2, Buf{0, 'h'}).section(3, Buf{}, 7u);
+    EXPECT_EQ(s.out, (Buf{2, 2, 0, 0, 0, 0, 'h', 3, 7, 0, 0, 0}));
+    raw::ContainerSpec spec;
+    spec.crc = true;
+    const Buf c = raw::container(spec, Buf{1, 2, 3});
+    ASSERT_EQ(c.size(), 12u + 3u + 4u);
+    EXPECT_EQ(Buf(c.begin(), c.begin() + 12), (Buf{'O', 'N', 'D', 'C', 1, 0, 1, 0, 3, 0, 0, 0}));
+    const std::uint32_t crc = raw::crc32_of(c, 15);
+    EXPECT_EQ(Buf(c.begin() + 15, c.end()),
+              (Buf{static_cast<std::uint8_t>(crc), static_cast<std::uint8_t>(crc >> 8), static_cast<std::uint8_t>(crc >> 16),
+                   static_cast<std::uint8_t>(crc >> 24)}));
+    spec.body_length = 99;
+    spec.crc_value = 0xAABBCCDDu;
+    spec.flags = 3;
+    const Buf f = raw::container(spec, Buf{});
+    EXPECT_EQ(f, (Buf{'O', 'N', 'D', 'C', 1, 0, 3, 0, 99, 0, 0, 0, 0xDD, 0xCC, 0xBB, 0xAA}));
+}
+
+// The raw writer's canonical picture and the codec's writer agree on every kind of content.
+TEST(RawWriter, CanonicalPictureMatchesEncoder) {
+    for (const ond::Container& c : {gen::sample(), gen::sample(true), gen::tiny(), gen::empty_doc(), gen::counted(300)}) {
+        const auto enc = ond::encode(c);
+        const Buf b = gen::canonical(c);
+        ASSERT_EQ(b.size(), enc.size());
+        EXPECT_TRUE(std::equal(b.begin(), b.end(), enc.begin(), [](std::uint8_t x, std::byte y) { return x == static_cast<std::uint8_t>(y); }));
+    }
+}
+
+TEST(Sha256, KnownVectors) {
+    EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+              "248d6a61d20638c8e5c0e60eb17a5c8f7b2bb7e6da2e6d1ea4da1e80b73f1d3e");
+    EXPECT_EQ(sha256_hex(std::string(1000000, 'a')), "cdc76e5c9914fb9281a1c7e284d73e67f1746da120e7e13da8f6f2ff7c7d4b1a");
+    // 55, 56 and 64 bytes: the padding boundaries.
+    EXPECT_EQ(sha256_hex(std::string(55, 'x')).size(), 64u);
+    EXPECT_NE(sha256_hex(std::string(55, 'x')), sha256_hex(std::string(56, 'x')));
+}
+
+// A generator run on a small source folder: the regression path, write, check and stale files.
+TEST(Generator, RegressionsWriteAndCheck) {
+    const fs::path src = temp_dir("src");
+    spit(src / "rules.json", slurp(fs::path(OND_CORPUS_SOURCE_DIR) / "rules.json"));
+    const Buf bad = gen::edit(gen::tiny(), [](raw::Canon& k) { k.docs[0].tokens->head[1] = gen::SV(7); });
+    spit(src / "regressions" / "head-crash.ondc", std::string(bad.begin(), bad.end()));
+    spit(src / "regressions" / "index.json",
+         R"({"regressions": [{"file": "head-crash.ondc", "harness": "decode_fuzzer", "date": "2024-05-01",)"
+         R"( "area": "tokens", "rules": ["R19"], "description": "a head far past the end"}]})");
+    gen::Tree t;
+    try {
+        t = gen::generate(gen::all_cases(), src);
+    } catch (const gen::GenError& e) {
+        FAIL() << e.what();
+    }
+    ASSERT_TRUE(t.count("regressions/head-crash.txt"));
+    ASSERT_TRUE(t.count("regressions/head-crash.ondc"));
+    const auto manifest = t.at("manifest.json");
+    EXPECT_NE(manifest.find("\"regressions/head-crash\""), std::string::npos);
+    EXPECT_NE(manifest.find("\"harness\": \"decode_fuzzer\""), std::string::npos);
+    EXPECT_NE(manifest.find("\"error\": \"tokens.head-out-of-range\""), std::string::npos);
+
+    const fs::path out = temp_dir("out");
+    fs::copy(src, out, fs::copy_options::recursive);
+    gen::write_tree(t, out);
+    EXPECT_TRUE(gen::check_tree(t, out).empty());
+    // One changed byte and one stray file are both reported.
+    spit(out / "cases" / "valid" / "header" / "empty-document.ondc", "x");
+    spit(out / "cases" / "valid" / "header" / "stray.ondc", "y");
+    const auto diffs = gen::check_tree(t, out);
+    ASSERT_EQ(diffs.size(), 2u);
+    EXPECT_EQ(diffs[0].rfind("differs: cases/valid/header/empty-document.ondc", 0), 0u);
+    EXPECT_EQ(diffs[1], "not generated (stale or hand-made): cases/valid/header/stray.ondc");
+    gen::write_tree(t, out);
+    EXPECT_TRUE(gen::check_tree(t, out).empty());
+
+    // ond corpus export copies everything and writes VERSION with a digest per file.
+    const fs::path exp = temp_dir("export");
+    EXPECT_EQ(run_corpus({"corpus", "--corpus", out.string(), "export", exp.string()}), 0);
+    const std::string version = slurp(exp / "VERSION");
+    EXPECT_EQ(version.rfind("format_version 1\ncorpus_version 1.0.0\n", 0), 0u);
+    EXPECT_NE(version.find(sha256_hex(slurp(out / "manifest.json")) + "  manifest.json\n"), std::string::npos);
+    EXPECT_EQ(slurp(exp / "regressions" / "head-crash.ondc"), std::string(bad.begin(), bad.end()));
+    EXPECT_EQ(run_corpus({"corpus", "--corpus", out.string(), "list", "--verdict", "impl"}), 0);
+    EXPECT_EQ(run_corpus({"corpus", "--corpus", out.string(), "frobnicate"}), 2);
+    // A corpus whose file does not match the manifest is not exported.
+    spit(out / "regressions" / "head-crash.ondc", "tampered");
+    EXPECT_EQ(run_corpus({"corpus", "--corpus", out.string(), "export", (exp / "again").string()}), 1);
+    fs::remove_all(src);
+    fs::remove_all(out);
+    fs::remove_all(exp);
+}
+
+// A case that claims the wrong verdict is caught, never written.
+TEST(Generator, WrongCaseFailsLoudly) {
+    gen::Registry r;
+    r.area("tokens");
+    r.invalid("not-really-invalid", {"R19"}, "a valid document declared invalid", gen::canonical(gen::tiny()),
+              "tokens.head-out-of-range");
+    r.noncanonical("not-really-noncanonical", {"R1"}, "canonical bytes declared non-canonical", gen::canonical(gen::tiny()),
+                   gen::tiny());
+    try {
+        gen::generate(r.cases(), OND_CORPUS_SOURCE_DIR);
+        FAIL() << "generate accepted wrong cases";
+    } catch (const gen::GenError& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("invalid/tokens/not-really-invalid: expected rejection with tokens.head-out-of-range, the reference accepted"),
+                  std::string::npos)
+            << msg;
+        EXPECT_NE(msg.find("noncanonical/tokens/not-really-noncanonical: a non-canonical case re-encodes to the same bytes"),
+                  std::string::npos)
+            << msg;
+        EXPECT_NE(msg.find("coverage: only 2 cases"), std::string::npos) << msg;
+    }
+}
