@@ -428,6 +428,48 @@ TEST(Fuzz, FindsMinimisesAndSavesADisagreement) {
     EXPECT_FALSE(fs::exists(out + "-none"));
 }
 
+std::string python_adapter(const std::string& op) {
+    return "python3 " + std::string(OND_SOURCE_DIR) + "/conformance/examples/python_adapter.py " + op;
+}
+
+TEST(PythonAdapter, PassesTheFixtureInBothModes) {
+    if (resolve_executable("python3").empty()) GTEST_SKIP() << "python3 is not installed";
+    ConformRun a = conform({"--decoder", python_adapter("decode"), "--seed", "4", "--max-derived", "40"});
+    EXPECT_EQ(a.code, 0) << a.out;
+    EXPECT_EQ(a.results["summary"]["skipped"], 4);  // encode and stream: the example decodes only
+    EXPECT_EQ(a.results["summary"]["recommended_fail"], 0) << a.out;
+    ConformRun b = conform({"--persistent", python_adapter("serve"), "--seed", "4", "--max-derived", "40"});
+    EXPECT_EQ(b.code, 0) << b.out;
+    ASSERT_EQ(a.results["cases"].size(), b.results["cases"].size());
+    for (std::size_t i = 0; i < a.results["cases"].size(); ++i) {
+        EXPECT_EQ(a.results["cases"][i]["status"], b.results["cases"][i]["status"]) << a.results["cases"][i]["id"];
+        EXPECT_EQ(a.results["cases"][i]["error"], b.results["cases"][i]["error"]) << a.results["cases"][i]["id"];
+    }
+}
+
+bool have_golden_corpus() { return fs::exists(std::string(OND_SOURCE_DIR) + "/corpus/manifest.json"); }
+
+// CI: the example adapter against the real corpus, ratcheted by its expected-failures list.
+TEST(PythonAdapter, PassesTheGoldenCorpusWithItsExpectedFailures) {
+    if (resolve_executable("python3").empty()) GTEST_SKIP() << "python3 is not installed";
+    if (!have_golden_corpus()) GTEST_SKIP() << "corpus/manifest.json has not been generated";
+    std::string xfail = std::string(OND_SOURCE_DIR) + "/conformance/examples/python_adapter.expected-failures";
+    ConformRun r = conform({"--corpus", std::string(OND_SOURCE_DIR) + "/corpus", "--persistent", python_adapter("serve"), "--seed",
+                            "1", "--max-derived", "150", "--expected-failures", xfail},
+                           false);
+    EXPECT_EQ(r.code, 0) << r.out;
+}
+
+// `ond conform` with no arguments: the reference codec over the golden corpus, every rule covered.
+TEST(Golden, ReferencePassesTheGoldenCorpus) {
+    if (!have_golden_corpus()) GTEST_SKIP() << "corpus/manifest.json has not been generated";
+    ::unsetenv("OND_CORPUS_DIR");
+    ConformRun r = conform({"--require-rule-coverage"}, false);
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.results["summary"]["failed"], 0);
+    EXPECT_EQ(r.results["summary"]["uncovered_rules"], 0);
+}
+
 TEST(Reports, JsonJunitHtmlAndMerge) {
     std::string junit = work_dir() + "/r.xml", html = work_dir() + "/r.html", merged = work_dir() + "/merged.html";
     ConformRun ref = conform({"--no-derived", "--name", "reference", "--junit", junit, "--html", html});
