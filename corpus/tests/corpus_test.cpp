@@ -50,7 +50,7 @@ int run_corpus(std::vector<std::string> args) {
 TEST(RawWriter, VarintMinimalAndPadded) {
     raw::Writer w;
     w.varint(0).varint(127).varint(128).varint(300).varint(0xFFFFFFFFu);
-    EXPECT_EQ(w.out, (Buf{0x00, 0x7F, 0x80, 0x01, 0x80, 0x02, 0xAC, 0x02, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F}));
+    EXPECT_EQ(w.out, (Buf{0x00, 0x7F, 0x80, 0x01, 0xAC, 0x02, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F}));
     raw::Writer p;
     p.varint(0, 1).varint(1, 4).varint(5, 5);
     EXPECT_EQ(p.out, (Buf{0x80, 0x00, 0x81, 0x80, 0x80, 0x80, 0x00, 0x85, 0x80, 0x80, 0x80, 0x80, 0x00}));
@@ -102,11 +102,11 @@ TEST(Sha256, KnownVectors) {
     EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
-              "248d6a61d20638c8e5c0e60eb17a5c8f7b2bb7e6da2e6d1ea4da1e80b73f1d3e");
-    EXPECT_EQ(sha256_hex(std::string(1000000, 'a')), "cdc76e5c9914fb9281a1c7e284d73e67f1746da120e7e13da8f6f2ff7c7d4b1a");
+              "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    EXPECT_EQ(sha256_hex(std::string(1000000, 'a')), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
     // 55, 56 and 64 bytes: the padding boundaries.
-    EXPECT_EQ(sha256_hex(std::string(55, 'x')).size(), 64u);
-    EXPECT_NE(sha256_hex(std::string(55, 'x')), sha256_hex(std::string(56, 'x')));
+    EXPECT_EQ(sha256_hex(std::string(55, 'x')), "d5e285683cd4efc02d021a5c62014694958901005d6f71e89e0989fac77e4072");
+    EXPECT_EQ(sha256_hex(std::string(64, 'x')), "7ce100971f64e7001e8fe5a51973ecdfe1ced42befe7ee8d5fd6219506b5393c");
 }
 
 // A generator run on a small source folder: the regression path, write, check and stale files.
@@ -181,6 +181,6 @@ TEST(Generator, WrongCaseFailsLoudly) {
         EXPECT_NE(msg.find("noncanonical/tokens/not-really-noncanonical: a non-canonical case re-encodes to the same bytes"),
                   std::string::npos)
             << msg;
-        EXPECT_NE(msg.find("coverage: only 2 cases"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("coverage: only 0 cases (at least 400 wanted)"), std::string::npos) << msg;
     }
 }
