@@ -1,6 +1,8 @@
 // The 12-byte header and the container's size and trailer (R6, R7).
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "sections.hpp"
 #include "test_support.hpp"
 
@@ -150,6 +152,40 @@ TEST(Header, R7_ContentErrorsComeBeforeTheCrc) {
     auto bytes = h.c.build(true);
     bytes[h.text_at] = 7;  // encoding byte
     EXPECT_TRUE(Rejects(bytes, "text.bad-encoding", h.text_at));
+}
+
+}  // namespace
+}  // namespace ond
+
+namespace ond {
+namespace {
+
+TEST(ErrorTable, CodesAreUniqueAndFindable) {
+    std::set<std::string_view> codes;
+    for (const ErrorInfo& e : error_table()) {
+        EXPECT_TRUE(codes.insert(e.code).second) << e.code;
+        EXPECT_NE(e.code.find('.'), std::string_view::npos) << e.code;
+        EXPECT_FALSE(e.rule.empty()) << e.code;
+        EXPECT_EQ(&error_info(e.errc), &e);
+        ASSERT_TRUE(find_error(e.code));
+        EXPECT_EQ(find_error(e.code)->errc, e.errc);
+        // Writer codes are exactly the content.* ones.
+        EXPECT_EQ(e.verdict == ErrorVerdict::content, e.code.rfind("content.", 0) == 0) << e.code;
+    }
+    EXPECT_EQ(find_error("no.such-code"), nullptr);
+}
+
+TEST(ErrorTable, ErrorCarriesCodeRuleAndOffset) {
+    Error e(Errc::tokens_head_out_of_range, 1037, "token 3 has head 9");
+    EXPECT_EQ(e.code(), "tokens.head-out-of-range");
+    EXPECT_EQ(e.rule(), "R19");
+    EXPECT_EQ(e.verdict(), ErrorVerdict::invalid);
+    EXPECT_EQ(e.offset(), 1037u);
+    EXPECT_EQ(std::string(e.what()), "invalid at byte 1037: tokens.head-out-of-range (R19): token 3 has head 9");
+    Error w(Errc::content_label_empty, no_offset, "", "doc.ents[0].label");
+    EXPECT_EQ(w.path(), "doc.ents[0].label");
+    EXPECT_NE(std::string(w.what()).find("doc.ents[0].label"), std::string::npos);
+    EXPECT_EQ(Error(Errc::tokens_sentence_padding, 0, "").verdict(), ErrorVerdict::implementation_defined);
 }
 
 }  // namespace

@@ -350,3 +350,39 @@ TEST(Tokens, R1_TruncatedVarintInsideTheSection) {
 
 }  // namespace
 }  // namespace ond
+
+namespace ond {
+namespace {
+
+using namespace ond::test;
+
+TEST(Tokens, R1_VarintFaultsInsideASection) {
+    // The token count as a 5-byte varint with a 5th byte above 0x0F, and with its continuation
+    // bit set: both found at the varint's first byte, the section's first byte.
+    for (auto [fifth, code] : {std::pair<std::uint8_t, const char*>{0x10, "varint.overflow"},
+                               std::pair<std::uint8_t, const char*>{0x81, "varint.too-long"}}) {
+        Ctr c;
+        c.add(1, strings_content({}));
+        c.add(2, text_content("Hello world"));
+        const std::size_t at = c.add(3, B{0xFF, 0xFF, 0xFF, 0xFF}.u8(fifth).raw(std::string(20, '\0')));
+        EXPECT_TRUE(Rejects(c.build(), code, at)) << code;
+    }
+}
+
+TEST(Tokens, R1_OverlongVarintsAreNonCanonical) {
+    // Count 2 as 82 00 and token 0's length 5 as 85 80 00: accepted, re-encoded minimally.
+    B raw;
+    raw.raw({0x82, 0x00}).varint(0).raw({0x85, 0x80, 0x00}).varint(1).varint(5);
+    for (int i = 0; i < 12; ++i) raw.varint(0);
+    raw.svarint(0).svarint(-1).u8(0x09).u8(0);
+    Ctr c;
+    c.add(1, strings_content({}));
+    c.add(2, text_content("Hello world"));
+    c.add(3, raw);
+    Container got = Accept(c.build());
+    EXPECT_EQ(got.docs[0].tokens.length, (std::vector<std::uint32_t>{5, 5}));
+    EXPECT_TRUE(SameBytes(Encode(got), HelloOndc().c.build()));
+}
+
+}  // namespace
+}  // namespace ond
