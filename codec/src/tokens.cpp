@@ -3,6 +3,7 @@
 
 #include "sections.hpp"
 #include "trace_format.hpp"
+#include "varint_bulk.hpp"
 
 namespace ond::detail {
 
@@ -33,8 +34,16 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     }
 
     // Spans: gap from the previous end, then length; both in UTF-16 code units.
+    // Outside InspectMode each loop first takes the fast path (varint_bulk.hpp), which stops
+    // before anything it cannot take; the simple path then reads that one item with every check.
     std::uint64_t prev_end = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
+        if constexpr (!M::trace) {
+            std::uint32_t *starts = nullptr, *lengths = nullptr;
+            if constexpr (M::build) starts = t->start.data(), lengths = t->length.data();
+            i = varint_bulk::spans(sec, starts, lengths, i, n, prev_end, text_utf16_length);
+            if (i == n) break;
+        }
         const std::uint64_t tok_offset = sec.offset();
         const std::uint32_t gap = sec.varint();
         const std::uint64_t len_offset = sec.offset();
@@ -63,6 +72,12 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         StringId* col = nullptr;
         if constexpr (M::build) col = t->attrs[c].data();
         for (std::uint32_t i = 0; i < n; ++i) {
+            if constexpr (!M::trace) {
+                StringId* dst = nullptr;
+                if constexpr (M::build) dst = col + i;
+                i += static_cast<std::uint32_t>(varint_bulk::indexes(sec, dst, n - i, table_count));
+                if (i == n) break;
+            }
             const std::uint64_t off = sec.offset();
             const std::uint32_t idx = sec.varint();
             if (idx > table_count) [[unlikely]]
@@ -77,6 +92,12 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
 
     // Heads: zig-zag deltas to the head's index.
     for (std::uint32_t i = 0; i < n; ++i) {
+        if constexpr (!M::trace) {
+            std::int32_t* heads = nullptr;
+            if constexpr (M::build) heads = t->head.data();
+            i = varint_bulk::heads(sec, heads, i, n);
+            if (i == n) break;
+        }
         const std::uint64_t off = sec.offset();
         const std::int32_t delta = sec.svarint();
         const std::int64_t head = static_cast<std::int64_t>(i) + delta;
