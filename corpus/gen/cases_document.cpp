@@ -32,19 +32,28 @@ Container realistic(Container c, std::size_t first, std::size_t count, std::uint
     for (std::uint32_t at = rng.below(3); at < n;) {
         const std::uint32_t len = 1 + rng.below(3);
         if (at + len > n) break;
-        add_ent(c, d, at, len, labels[rng.below(5)], rng.conf());
+        // One draw per statement: the order of a call's arguments is unspecified.
+        const char* label = labels[rng.below(5)];
+        const float conf = rng.conf();
+        add_ent(c, d, at, len, label, conf);
         at += len + rng.below(6);
     }
     if (cats) {
-        add_cat(c, d, "news", rng.conf());
-        add_cat(c, d, "politics", rng.conf());
-        add_cat(c, d, "\xE7\xB5\x8C\xE6\xB8\x88", rng.conf());
+        const float news = rng.conf();
+        add_cat(c, d, "news", news);
+        const float politics = rng.conf();
+        add_cat(c, d, "politics", politics);
+        const float economy = rng.conf();
+        add_cat(c, d, "\xE7\xB5\x8C\xE6\xB8\x88", economy);
     }
     if (groups && n > 0) {
         SpanGroup& g = add_group(c, d, "sc");
         for (int i = 0; i < 20; ++i) {
             const std::uint32_t s = rng.below(n);
-            add_span(c, g, s, 1 + rng.below(n - s), labels[rng.below(5)], rng.conf());
+            const std::uint32_t len = 1 + rng.below(n - s);
+            const char* label = labels[rng.below(5)];
+            const float conf = rng.conf();
+            add_span(c, g, s, len, label, conf);
         }
         add_group(c, d, "empty");
     }
