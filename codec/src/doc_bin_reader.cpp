@@ -1,4 +1,6 @@
 // DocBinReader: an ONDB's records one at a time (R27).
+#include <exception>
+
 #include "ond/reader.hpp"
 #include "sections.hpp"
 
@@ -13,6 +15,7 @@ struct DocBinReader::State {
     std::uint32_t next = 0;
     bool crc = false;
     bool done = false;
+    std::exception_ptr error;  // once a record fails, every later next() raises the same error
 };
 
 DocBinReader::DocBinReader(Bytes input) : s_(std::make_unique<State>()) {
@@ -38,16 +41,22 @@ bool DocBinReader::crc() const noexcept { return s_->crc; }
 std::uint32_t DocBinReader::count() const noexcept { return s_->count; }
 
 bool DocBinReader::next(Doc& doc) {
+    if (s_->error) std::rethrow_exception(s_->error);
     if (s_->done) return false;
-    if (s_->next < s_->count) {
-        detail::decode_record<detail::DecodeMode>(s_->records, s_->next, s_->table, &doc, nullptr);
-        ++s_->next;
-        return true;
+    try {
+        if (s_->next < s_->count) {
+            detail::decode_record<detail::DecodeMode>(s_->records, s_->next, s_->table, &doc, nullptr);
+            ++s_->next;
+            return true;
+        }
+        detail::check_records_end(s_->records);
+        if (s_->crc) detail::check_trailer<detail::DecodeMode>(s_->input, 0, nullptr);
+        s_->done = true;
+        return false;
+    } catch (const Error&) {
+        s_->error = std::current_exception();
+        throw;
     }
-    s_->done = true;
-    detail::check_records_end(s_->records);
-    if (s_->crc) detail::check_trailer<detail::DecodeMode>(s_->input, 0, nullptr);
-    return false;
 }
 
 }  // namespace ond

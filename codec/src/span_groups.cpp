@@ -41,8 +41,10 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
                  group + " declares " + std::to_string(count) + " spans, needing at least " +
                      std::to_string(7ull * count) + " bytes, but the section has " + std::to_string(sec.remaining()) +
                      " left");
+        // The group's header is one field; its spans follow as fields of their own (a group's
+        // total length is only known once its spans are read).
         if constexpr (M::trace)
-            tr->enter(group_offset, 0, "spans[" + std::to_string(g) + "]",
+            tr->field(group_offset, sec.offset() - group_offset, "spans[" + std::to_string(g) + "]",
                       "name " + std::to_string(name) + " " + quote_wtf8(value) + ", " + std::to_string(count) + " spans");
         SpanGroup* sg = nullptr;
         if constexpr (M::build) {
@@ -74,7 +76,6 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
                               std::to_string(label) + " " + describe_string(table.entries[label - 1]) + ", conf " +
                               describe_float(conf));
         }
-        if constexpr (M::trace) tr->leave();
     }
 }
 

@@ -49,7 +49,8 @@ public:
     std::uint32_t count() const noexcept;         // records declared
 
     // Decodes the next record into `doc` (its string ids index strings()); false after the last,
-    // once the end-of-section and CRC checks have passed. Throws ond::Error.
+    // once the end-of-section and CRC checks have passed. Throws ond::Error; after a throw, every
+    // later call throws the same error.
     bool next(Doc& doc);
 
 private:
