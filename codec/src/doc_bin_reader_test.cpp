@@ -102,6 +102,23 @@ TEST(DocBinReader, R27_FaultInALaterRecordAfterEarlierOnesRead) {
     EXPECT_EQ(got->offset, whole->offset);
 }
 
+TEST(DocBinReader, AFailedReaderRaisesTheSameErrorAgain) {
+    auto records = three_records();
+    records[1] = record("Hi", {{0, 3}});  // token ends past the 2-unit text
+    const auto bytes = bin(records).build();
+    DocBinReader r(view(bytes));
+    Doc d;
+    ASSERT_TRUE(r.next(d));
+    auto first = catch_error([&] { (void)r.next(d); });
+    ASSERT_TRUE(first);
+    EXPECT_EQ(first->code, "tokens.out-of-text");
+    // The reader does not skip the bad record and go on to record 2.
+    auto again = catch_error([&] { (void)r.next(d); });
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->code, first->code);
+    EXPECT_EQ(again->offset, first->offset);
+}
+
 TEST(DocBinReader, R27_TrailingBytesFoundByTheFinalCall) {
     Ctr c("ONDB");
     c.add(1, strings_content({}));
