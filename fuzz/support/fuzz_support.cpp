@@ -134,6 +134,19 @@ Wtf8Kind decode_wtf8(std::string_view s, std::u16string* units, std::size_t* bad
     return surrogate ? Wtf8Kind::with_surrogates : Wtf8Kind::utf8;
 }
 
+bool utf8_well_formed(std::string_view s, std::size_t* bad) {
+    std::size_t at = 0;
+    const Wtf8Kind k = decode_wtf8(s, nullptr, &at);
+    if (k == Wtf8Kind::utf8) return true;
+    if (k == Wtf8Kind::invalid) {
+        // A surrogate before the WTF-8 fault is the first UTF-8 fault.
+        std::size_t sur = 0;
+        if (decode_wtf8(s.substr(0, at), nullptr, &sur) == Wtf8Kind::with_surrogates) at = sur;
+    }
+    if (bad) *bad = at;
+    return false;
+}
+
 namespace {
 
 // Writes a string or text payload: UTF-8 when well-formed, UTF-16LE when it has a lone

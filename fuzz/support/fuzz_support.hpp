@@ -97,6 +97,9 @@ std::uint32_t slow_crc32(const std::uint8_t* p, std::size_t n) noexcept;
 // first ill-formed sequence (for `with_surrogates`: of the first surrogate).
 enum class Wtf8Kind { invalid, utf8, with_surrogates };
 Wtf8Kind decode_wtf8(std::string_view s, std::u16string* units, std::size_t* bad);
+// Well-formed UTF-8 (RFC 3629)? If not, `bad` is the offset of the first ill-formed sequence,
+// a surrogate's 3-byte form included.
+bool utf8_well_formed(std::string_view s, std::size_t* bad);
 
 // An independent encoder written from the format description: the bytes a canonical writer
 // produces for `c` (W1-W5), WITHOUT any check. For content the writer must refuse it still
