@@ -1,6 +1,7 @@
 #include "derive.hpp"
 
 #include <functional>
+#include <optional>
 
 #include "layout.hpp"
 #include "mutate.hpp"
@@ -168,30 +169,13 @@ std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOpti
             out.push_back(std::move(c));
         }
     }
-    // Huge declared lengths and counts: the memory bound.
+    // Huge declared lengths and counts: the memory bound. The cap is shared evenly by the kinds
+    // of field, each taking the sources in corpus order.
     {
-        std::size_t made = 0;
         auto fields = huge_fields();
-        for (const auto* src : sources) {
-            auto base = Layout::parse(src->input);
-            if (!base) continue;
-            for (const auto& f : fields) {
-                if (made >= opt.max_per_kind) break;
-                Layout l = *base;
-                if (!f.apply(l)) continue;
-                Case c = derived(*src, "memory", f.name);
-                c.area = "robustness-memory";
-                c.input = l.serialize();
-                c.rules = {f.rule};
-                c.description = src->id + " declaring a huge " + f.name + "; the testee must not allocate it";
-                expect_reference(c, Op::decode);
-                c.check_memory = true;
-                out.push_back(std::move(c));
-                ++made;
-            }
-        }
+        std::size_t budget = opt.max_per_kind;
         // A stream whose first container declares a body of almost 1 GiB but ends after a few bytes.
-        if (opt.streams && made < opt.max_per_kind) {
+        if (opt.streams && budget > 0) {
             for (const auto* src : sources) {
                 if (src->input.compare(0, 4, "ONDC") != 0) continue;
                 Case c = derived(*src, "memory", "stream-body-length");
@@ -205,7 +189,30 @@ std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOpti
                 expect_reference(c, Op::stream);
                 c.check_memory = true;
                 out.push_back(std::move(c));
+                --budget;
                 break;
+            }
+        }
+        std::size_t per_field = std::max<std::size_t>(1, budget / fields.size());
+        std::vector<std::optional<Layout>> parsed;
+        for (const auto* src : sources) parsed.push_back(Layout::parse(src->input));
+        for (const auto& f : fields) {
+            std::size_t made = 0;
+            for (std::size_t i = 0; i < sources.size() && made < per_field && budget > 0; ++i) {
+                if (!parsed[i]) continue;
+                Layout l = *parsed[i];
+                if (!f.apply(l)) continue;
+                const Case& src = *sources[i];
+                Case c = derived(src, "memory", f.name);
+                c.area = "robustness-memory";
+                c.input = l.serialize();
+                c.rules = {f.rule};
+                c.description = src.id + " declaring a huge " + f.name + "; the testee must not allocate it";
+                expect_reference(c, Op::decode);
+                c.check_memory = true;
+                out.push_back(std::move(c));
+                ++made;
+                --budget;
             }
         }
     }
