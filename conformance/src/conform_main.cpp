@@ -53,8 +53,9 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
         ->capture_default_str();
     app.add_option("--timeout", timeout_s, "seconds per case before the testee's process group is killed")->capture_default_str();
     app.add_option("-j,--jobs", opt.jobs, "cases run in parallel")->capture_default_str();
-    app.add_option("--filter", opt.filters, "run only cases whose id matches this glob (repeatable)");
-    app.add_option("--skip", opt.skips, "skip cases whose id matches this glob (repeatable; counted as skipped)");
+    app.add_option("--filter", opt.filters, "run only cases whose id matches this glob (repeatable)")->allow_extra_args(false);
+    app.add_option("--skip", opt.skips, "skip cases whose id matches this glob (repeatable; counted as skipped)")
+        ->allow_extra_args(false);
     app.add_option("--max-derived", opt.max_derived, "cap per kind of derived case (bit flips, prefixes, mutations, memory)")
         ->capture_default_str();
     app.add_flag("--no-derived", no_derived, "run the corpus cases only");
