@@ -395,7 +395,7 @@ TEST(Cli, CorpusDirFromTheEnvironment) {
 TEST(Fuzz, FindsMinimisesAndSavesADisagreement) {
     std::string out = work_dir() + "/fuzz-out";
     std::ostringstream o, e;
-    int code = conform_run({"--corpus", fixture(), "--decoder", with_fault("lossy-floats", "decode"), "--fuzz", "4", "--fuzz-out", out,
+    int code = conform_run({"--corpus", fixture(), "--decoder", with_fault("lossy-floats", "decode"), "--fuzz", "3", "--fuzz-out", out,
                             "--seed", "9"},
                            o, e);
     EXPECT_EQ(code, 1) << o.str() << e.str();

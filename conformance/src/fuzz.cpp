@@ -116,13 +116,66 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
     if (!found.empty()) ::mkdir(out_dir.c_str(), 0777);
     for (auto& [sig, input] : found) {
         // Greedy deletion: drop chunks (halving the size) while the same disagreement remains.
+        // Minimise, bounded by tries and by time so that a slow testee cannot stretch the run much:
+        // first structurally (drop whole sections and records, then bytes inside one section,
+        // re-framing lengths and the CRC each time), then by raw byte deletion.
         std::string cur = input;
         int tries = 0;
-        for (std::size_t chunk = std::max<std::size_t>(1, cur.size() / 2); chunk >= 1 && tries < 2000; chunk /= 2) {
-            for (std::size_t at = 0; at + chunk <= cur.size() && tries < 2000;) {
+        auto stop_at = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        auto budget_left = [&] { return tries < 2000 && std::chrono::steady_clock::now() < stop_at; };
+        auto keeps = [&](const std::string& cand) {
+            ++tries;
+            return cand != cur && disagreement(reference_decode(cand), testee->run(Op::decode, cand, 0), spec, nullptr) == sig;
+        };
+        for (bool progress = true; progress && budget_left();) {
+            progress = false;
+            auto l = Layout::parse(cur);
+            if (!l) break;
+            // Whole sections of the body and of each record, and whole records.
+            std::vector<std::vector<LayoutSection>*> lists{&l->sections};
+            for (auto& sec : l->sections)
+                if (sec.has_records)
+                    for (auto& r : sec.records) lists.push_back(&r.sections);
+            for (auto* list : lists) {
+                for (std::size_t i = 0; i < list->size() && !progress && budget_left(); ++i) {
+                    auto removed = (*list)[i];
+                    list->erase(list->begin() + static_cast<std::ptrdiff_t>(i));
+                    std::string cand = l->serialize();
+                    if (keeps(cand)) cur = std::move(cand), progress = true;
+                    else list->insert(list->begin() + static_cast<std::ptrdiff_t>(i), std::move(removed));
+                }
+                if (progress) break;
+            }
+            for (auto& sec : l->sections) {
+                if (progress || !sec.has_records) continue;
+                for (std::size_t i = 0; i < sec.records.size() && !progress && budget_left(); ++i) {
+                    auto removed = sec.records[i];
+                    sec.records.erase(sec.records.begin() + static_cast<std::ptrdiff_t>(i));
+                    std::string cand = l->serialize();
+                    if (keeps(cand)) cur = std::move(cand), progress = true;
+                    else sec.records.insert(sec.records.begin() + static_cast<std::ptrdiff_t>(i), std::move(removed));
+                }
+            }
+            if (progress) continue;
+            // Bytes inside one section, halving the chunk.
+            for (auto* leaf : l->leaves()) {
+                std::string& content = leaf->content;
+                for (std::size_t chunk = std::max<std::size_t>(1, content.size() / 2); chunk >= 1 && budget_left(); chunk /= 2) {
+                    for (std::size_t at = 0; at + chunk <= content.size() && budget_left();) {
+                        std::string saved = content;
+                        content.erase(at, chunk);
+                        std::string cand = l->serialize();
+                        if (keeps(cand)) cur = std::move(cand), progress = true;
+                        else content = std::move(saved), at += chunk;
+                    }
+                    if (chunk == 1) break;
+                }
+            }
+        }
+        for (std::size_t chunk = std::max<std::size_t>(1, cur.size() / 2); chunk >= 1 && budget_left(); chunk /= 2) {
+            for (std::size_t at = 0; at + chunk <= cur.size() && budget_left();) {
                 std::string cand = cur.substr(0, at) + cur.substr(at + chunk);
-                ++tries;
-                if (disagreement(reference_decode(cand), testee->run(Op::decode, cand, 0), spec, nullptr) == sig) cur = std::move(cand);
+                if (keeps(cand)) cur = std::move(cand);
                 else at += chunk;
             }
             if (chunk == 1) break;

@@ -16,7 +16,8 @@ struct FuzzReport {
 };
 
 // Mutates the corpus's decode inputs for `seconds`, compares the testee's decode answers with the
-// reference's, minimises one input per kind of disagreement (greedy byte deletion) and writes it
+// reference's, minimises one input per kind of disagreement (dropping sections, records and
+// bytes with re-framing, then greedy raw byte deletion) and writes it
 // with its metadata under out_dir.
 FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_dir, std::ostream& out, std::ostream& err);
 

@@ -60,7 +60,10 @@ bool is_nan_at(const std::string& b, std::uint64_t off) {
 }
 
 void maybe_planted_trouble(const std::string& input) {
-    if (fault == "crash-on-marker" && input.find("boom") != std::string::npos) ::raise(SIGSEGV);
+    if (fault == "crash-on-marker" && input.find("boom") != std::string::npos) {
+        ::signal(SIGSEGV, SIG_DFL);  // a sanitizer's handler would turn the signal into an exit status
+        ::raise(SIGSEGV);
+    }
     if (fault == "hang-on-marker" && input.find("hang") != std::string::npos) {
         if (::fork() == 0) ::pause();  // a child in the same process group, which must die too
         for (;;) ::pause();
