@@ -183,6 +183,8 @@ Corpus load_corpus(const std::string& dir) {
             // The reference's choice: implementation-defined cases that name an error are
             // rejected (their `expected` is then what a lenient reader would produce).
             k.expect_accept = k.verdict != Verdict::invalid && k.error.empty();
+            // Small inputs that must be refused are where a reader might trust a declared size.
+            k.check_memory = !k.expect_accept && k.kind != Kind::encode && k.input.size() < (1u << 20);
             if (k.expect_accept && !k.expected && k.kind != Kind::stream)
                 throw std::runtime_error("an accepted case without an expected file");
         } catch (const std::exception& e) {

@@ -114,7 +114,9 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
     rep.disagreements = disagreements;
 
     if (!found.empty()) ::mkdir(out_dir.c_str(), 0777);
-    for (auto& [sig, input] : found) {
+    for (auto& entry : found) {
+        const std::string sig = entry.first;  // a plain variable: lambdas below capture it
+        const std::string& input = entry.second;
         // Greedy deletion: drop chunks (halving the size) while the same disagreement remains.
         // Minimise, bounded by tries and by time so that a slow testee cannot stretch the run much:
         // first structurally (drop whole sections and records, then bytes inside one section,
