@@ -8,9 +8,12 @@
 // error (code and offset) the simple path raises. A fast path therefore never decides a verdict:
 // it only skips ahead over input the simple path would accept with the same values.
 //
-// Loads are 8 bytes wide and never pass the cursor's end. Little-endian host (see header.cpp).
+// The work is done 8 bytes at a time (SWAR): the high bits of a 64-bit load say which bytes end
+// a varint, so a block's varints are found without the byte-after-byte dependency of LEB128.
+// Loads never pass the cursor's end. Little-endian host (see header.cpp).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 
@@ -19,6 +22,8 @@
 namespace ond::detail::varint_bulk {
 
 inline constexpr std::uint64_t high_bits = 0x8080808080808080ull;
+inline constexpr std::uint64_t low_bits = 0x7F7F7F7F7F7F7F7Full;
+inline constexpr std::uint64_t ones = 0x0101010101010101ull;
 
 inline std::uint64_t load64(const std::uint8_t* p) noexcept {
     std::uint64_t w;
@@ -26,8 +31,58 @@ inline std::uint64_t load64(const std::uint8_t* p) noexcept {
     return w;
 }
 
+// One 8-byte block that starts on a varint boundary.
+struct Block {
+    std::uint64_t w;     // the bytes
+    std::uint64_t cont;  // high bit of each byte that has its continuation bit set
+    std::uint64_t term;  // high bit of each byte that ends a 1- or 2-byte varint of the block
+    std::uint64_t two;   // the subset of `term` that ends a 2-byte varint
+
+    explicit Block(std::uint64_t bytes) noexcept : w(bytes), cont(bytes & high_bits) {
+        term = ~bytes & high_bits;
+        // Two continuation bytes in a row: a varint of 3 or more bytes starts at the first of
+        // them (the lowest such pair: the byte before it is not a continuation). Keep only the
+        // varints that end before it.
+        if (const std::uint64_t run = cont & (cont << 8)) {
+            const unsigned start = static_cast<unsigned>(std::countr_zero(run) >> 3) - 1;
+            term &= start == 0 ? 0 : ~std::uint64_t{0} >> (64 - 8 * start);
+        }
+        two = term & (cont << 8);
+    }
+    unsigned count() const noexcept { return static_cast<unsigned>(std::popcount(term)); }
+    // Bytes up to and including the last varint of the block (count() > 0).
+    unsigned used() const noexcept { return static_cast<unsigned>((63 - std::countl_zero(term)) >> 3) + 1; }
+    // Every value <= limit? Exact for values below 128 and for 2-byte values whose high byte is
+    // below limit >> 7; a value it cannot vouch for makes it answer false.
+    bool all_at_most(std::uint32_t limit) const noexcept {
+        const std::uint64_t lo = w & low_bits;
+        if (limit < 0x7F && ((lo + (0x7F - limit) * ones) & (term & ~two))) return false;
+        if (limit < 0x3FFF && two) {
+            const std::uint64_t h = limit >> 7;  // a 2-byte value is below limit if its high byte is below h
+            if ((lo + (0x80 - h) * ones) & two) return false;
+        }
+        return true;
+    }
+    // The values, in order, with the byte offset just past each. Returns count().
+    unsigned values(std::uint32_t* value, std::uint8_t* end) const noexcept {
+        unsigned n = 0;
+        const std::uint64_t prev = w << 8;  // byte k - 1 moved to byte k
+        for (std::uint64_t t = term; t; t &= t - 1, ++n) {
+            const unsigned bit = static_cast<unsigned>(std::countr_zero(t));  // 8k + 7
+            const auto lo = static_cast<std::uint32_t>((w >> (bit - 7)) & 0x7F);
+            const auto hi = static_cast<std::uint32_t>((prev >> (bit - 7)) & 0x7F);
+            const std::uint32_t is_two = static_cast<std::uint32_t>(two >> bit) & 1u;
+            // A 2-byte varint: the byte before holds the low 7 bits, this one the high 7.
+            // (Branch-free: 1- and 2-byte varints alternate unpredictably.)
+            value[n] = (lo << (7 * is_two)) | (hi & (0u - is_two));
+            if (end) end[n] = static_cast<std::uint8_t>((bit >> 3) + 1);
+        }
+        return n;
+    }
+};
+
 // The varint (1 or 2 bytes) at the bottom of `w`: its value and byte count, or false when it
-// has 3 or more bytes. Branch-free for the 1/2-byte mix of string indexes.
+// has 3 or more bytes.
 inline bool short_varint(std::uint64_t w, std::uint32_t& value, std::uint32_t& size) noexcept {
     const auto b0 = static_cast<std::uint32_t>(w & 0xFF);
     const auto b1 = static_cast<std::uint32_t>((w >> 8) & 0xFF);
@@ -43,21 +98,18 @@ inline std::size_t indexes(Cursor& c, std::uint32_t* out, std::size_t count, std
     const std::uint8_t* const begin = c.here();
     const std::uint8_t* const end = begin + c.remaining();
     const std::uint8_t* p = begin;
-    // Adding (0x7F - limit) to each byte of a run of 1-byte varints sets a byte's high bit exactly
-    // when that byte exceeds the limit (no carries: 0x7F + 0x7F < 0x100).
-    const std::uint64_t over = limit >= 0x7F ? 0 : (0x7F - limit) * 0x0101010101010101ull;
     std::size_t i = 0;
     while (i < count && end - p >= 8) {
-        const std::uint64_t w = load64(p);
-        if ((w & high_bits) == 0 && count - i >= 8 && ((w + over) & high_bits) == 0) {
-            if (out)
-                for (int k = 0; k < 8; ++k) out[i + k] = static_cast<std::uint32_t>((w >> (8 * k)) & 0xFF);
-            p += 8;
-            i += 8;
+        const Block b(load64(p));
+        const unsigned n = b.count();
+        if (n > 0 && n <= count - i && b.all_at_most(limit)) {
+            if (out) b.values(out + i, nullptr);
+            p += b.used();
+            i += n;
             continue;
         }
-        std::uint32_t v, size;
-        if (!short_varint(w, v, size) || v > limit) break;
+        std::uint32_t v, size;  // one at a time: near the column's end, or a value to check exactly
+        if (!short_varint(b.w, v, size) || v > limit) break;
         if (out) out[i] = v;
         p += size;
         ++i;
@@ -75,20 +127,26 @@ inline std::uint32_t spans(Cursor& c, std::uint32_t* start, std::uint32_t* lengt
     const std::uint8_t* p = begin;
     std::uint64_t pe = prev_end;
     std::uint32_t i = first;
+    std::uint32_t v[8];
+    std::uint8_t e[8];
     while (i < count && end - p >= 8) {
-        const std::uint64_t w = load64(p);
-        std::uint32_t gap, gsize, len, lsize;
-        if (!short_varint(w, gap, gsize) || !short_varint(w >> (8 * gsize), len, lsize)) break;
-        const std::uint64_t s = pe + gap;
-        const std::uint64_t e = s + len;
-        if (len == 0 || e > text_length) break;
-        if (start) {
-            start[i] = static_cast<std::uint32_t>(s);
-            length[i] = len;
+        const Block b(load64(p));
+        const unsigned pairs = std::min(b.values(v, e) / 2, count - i);
+        unsigned k = 0;
+        for (; k < pairs; ++k) {
+            const std::uint32_t gap = v[2 * k], len = v[2 * k + 1];
+            const std::uint64_t s = pe + gap, f = s + len;
+            if (len == 0 || f > text_length) break;
+            if (start) {
+                start[i + k] = static_cast<std::uint32_t>(s);
+                length[i + k] = len;
+            }
+            pe = f;
         }
-        pe = e;
-        p += gsize + lsize;
-        ++i;
+        i += k;
+        if (k == 0) break;
+        p += e[2 * k - 1];
+        if (k < pairs) break;  // stopped at a pair the simple path must see
     }
     prev_end = pe;
     c.skip(static_cast<std::size_t>(p - begin));
@@ -101,15 +159,22 @@ inline std::uint32_t heads(Cursor& c, std::int32_t* out, std::uint32_t first, st
     const std::uint8_t* const end = begin + c.remaining();
     const std::uint8_t* p = begin;
     std::uint32_t i = first;
+    std::uint32_t v[8];
+    std::uint8_t e[8];
     while (i < n && end - p >= 8) {
-        std::uint32_t u, size;
-        if (!short_varint(load64(p), u, size)) break;
-        const std::int64_t delta = static_cast<std::int32_t>((u >> 1) ^ (0u - (u & 1)));
-        const std::int64_t head = static_cast<std::int64_t>(i) + delta;
-        if (head < 0 || head >= static_cast<std::int64_t>(n)) break;
-        if (out) out[i] = static_cast<std::int32_t>(head);
-        p += size;
-        ++i;
+        const Block b(load64(p));
+        const unsigned m = std::min(b.values(v, e), n - i);
+        unsigned k = 0;
+        for (; k < m; ++k) {
+            const std::int64_t delta = static_cast<std::int32_t>((v[k] >> 1) ^ (0u - (v[k] & 1)));
+            const std::int64_t head = static_cast<std::int64_t>(i + k) + delta;
+            if (head < 0 || head >= static_cast<std::int64_t>(n)) break;
+            if (out) out[i + k] = static_cast<std::int32_t>(head);
+        }
+        i += k;
+        if (k == 0) break;
+        p += e[k - 1];
+        if (k < m) break;
     }
     c.skip(static_cast<std::size_t>(p - begin));
     return i;
