@@ -16,14 +16,18 @@ def load(path):
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
     runs = {}
+    medians = {}
     errors = []
     for b in data.get("benchmarks", []):
-        if b.get("run_type", "iteration") != "iteration":
-            continue
         if b.get("error_occurred"):
             errors.append(f"{b['name']}: {b.get('error_message', '?')}")
             continue
-        runs[b["name"]] = b
+        if b.get("run_type", "iteration") == "iteration":
+            runs.setdefault(b.get("run_name", b["name"]), b)
+        elif b.get("aggregate_name") == "median":
+            medians[b["run_name"]] = b
+    # With --benchmark_repetitions the median of the repetitions stands for the benchmark.
+    runs.update(medians)
     return data.get("context", {}), runs, errors
 
 
