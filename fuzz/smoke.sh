@@ -11,8 +11,10 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${2:-$root/build/fuzz}
 jobs=${OND_SMOKE_JOBS:-2}
 
-cmake --preset fuzz -S "$root" -B "$build" >/dev/null
-cmake --build "$build" --target fuzzers -j"${OND_BUILD_JOBS:-2}"
+if [ "${OND_SMOKE_NO_BUILD:-0}" != 1 ]; then  # set it to 1 to use an existing build as it is
+  cmake --preset fuzz -S "$root" -B "$build" >/dev/null
+  cmake --build "$build" --target fuzzers -j"${OND_BUILD_JOBS:-2}"
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ond-smoke.XXXXXX")
 trap 'rm -rf "$work"' EXIT
