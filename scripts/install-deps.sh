@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev
   libisal-dev
+  zip unzip  # fuzz/oss-fuzz: seed corpus zips (build.sh, local-build.sh)
   chromium  # conformance: renders the HTML results page headless in a test
 )
 # Opt-in: the peers the benchmarks compare against (bench/ only; the codec never links them).
