@@ -15,30 +15,37 @@ Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Trac
     if constexpr (M::build) {
         out->format = h.format;
         out->crc = h.crc;
-        out->docs.clear();
     }
+    // Documents already in `out` are reused (their vectors keep their capacity); the count is
+    // trimmed at the end. Documents are added as records are read, never up front from a count.
+    std::size_t used = 0;
+    auto next_doc = [&]() -> Doc* {
+        if constexpr (M::build) {
+            if (used == out->docs.size()) out->docs.emplace_back();
+            return &out->docs[used++];
+        }
+        return nullptr;
+    };
     if constexpr (M::trace) tr->enter(c.offset(), h.body_length, "body", std::to_string(h.body_length) + " bytes");
     Cursor body = c.sub(h.body_length);
     TableView table;
     StringStore* strings = nullptr;
     if constexpr (M::build) strings = &out->strings;
     if (h.format == Format::ondc) {
-        Doc* doc = nullptr;
-        if constexpr (M::build) doc = &out->docs.emplace_back();
+        Doc* doc = next_doc();
         sum.tokens = decode_ondc_body<M>(body, table, strings, doc, tr);
         sum.docs = 1;
     } else {
         BinRecords bin = decode_ondb_prologue<M>(body, table, strings, tr);
-        // Documents are added as their records are read, never up front from the declared count.
         for (std::uint32_t i = 0; i < bin.count; ++i) {
-            Doc* doc = nullptr;
-            if constexpr (M::build) doc = &out->docs.emplace_back();
+            Doc* doc = next_doc();
             sum.tokens += decode_record<M>(bin.records, i, table, doc, tr);
         }
         check_records_end(bin.records);
         if constexpr (M::trace) tr->leave();  // section 5, entered by decode_ondb_prologue's walker
         sum.docs = bin.count;
     }
+    if constexpr (M::build) out->docs.resize(used);
     if constexpr (M::trace) tr->leave();
     sum.strings = table.count();
     if (h.crc) check_trailer<M>(input, origin, tr);
@@ -57,6 +64,8 @@ Container decode(Bytes input) {
     detail::decode_container<detail::DecodeMode>(input, 0, &c, nullptr);
     return c;
 }
+
+void decode_into(Bytes input, Container& out) { detail::decode_container<detail::DecodeMode>(input, 0, &out, nullptr); }
 
 Summary validate(Bytes input) { return detail::decode_container<detail::ValidateMode>(input, 0, nullptr, nullptr); }
 

@@ -36,6 +36,45 @@ TEST(Container, CanonicalBytesRoundTrip) {
     }
 }
 
+TEST(Container, DecodeIntoReusesAndResetsEverything) {
+    // A rich ONDC (entities, categories, span groups, confidences), then a 3-document bin, then
+    // a bare ONDC, all into one container: each result equals a fresh decode of the same bytes.
+    Container rich = ondc("Hello big world");
+    Doc& d = rich.docs[0];
+    add_token(rich, d, 0, 5, 0, {"hello", "", "INTJ"}, Sentence::start, 0.5f);
+    add_token(rich, d, 6, 3, 2, {"big", "", "ADJ"}, Sentence::inside, -0.0f);
+    add_token(rich, d, 10, 5, 0, {"world", "", "NOUN"}, Sentence::inside, 1.0f);
+    d.has_ents = true;
+    d.ents.push_back(Entity{2, 1, rich.strings.intern("LOC"), 0.75f});
+    d.has_cats = true;
+    d.cats.push_back(Category{rich.strings.intern("greeting"), 0.25f});
+    d.spans.push_back(SpanGroup{rich.strings.intern("sc"), {Span{0, 3, rich.strings.intern("S"), 1.0f}}});
+    rich.crc = true;
+
+    Container bin;
+    bin.format = Format::ondb;
+    for (int i = 0; i < 3; ++i) {
+        Doc& r = bin.docs.emplace_back();
+        r.set_text("a b");
+        r.tokens.start = {0, 2};
+        r.tokens.length = {1, 1};
+        for (auto& col : r.tokens.attrs) col = {bin.strings.intern("x" + std::to_string(i)), 0};
+        r.tokens.head = {0, 0};
+        r.tokens.sent = {Sentence::start, Sentence::inside};
+        r.tokens.conf = {1.0f, 1.0f};
+    }
+    const Container bare = ondc("");
+
+    Container reused;
+    for (const Container* want : std::initializer_list<const Container*>{&rich, &bin, &bare, &rich}) {
+        const auto bytes = encode(*want);
+        decode_into(as_bytes(bytes.data(), bytes.size()), reused);
+        EXPECT_TRUE(same_content(reused, *want));
+        EXPECT_TRUE(same_content(reused, decode(as_bytes(bytes.data(), bytes.size()))));
+    }
+    EXPECT_EQ(reused.docs.size(), 1u);
+}
+
 // ---- R8: framing ------------------------------------------------------------------------
 
 TEST(Container, R8_SectionFrameTruncated) {
