@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fuzz_support.hpp"
@@ -84,5 +85,24 @@ inline std::vector<std::byte> rest_of(const std::uint8_t* data, Provider& p) {
 inline std::string value_of(const SyntheticTable& t, std::uint32_t idx) {
     return idx == 0 ? std::string() : t.values[idx - 1];
 }
+
+// What the entities and span-groups harnesses take from the input, in this order: where the
+// section sits, a synthetic table of 0–12 entries, a token count (0–63, or the maximum the
+// format allows), then the section's bytes.
+struct IndexedSectionInput {
+    std::uint64_t origin;
+    SyntheticTable table;
+    std::uint32_t tokens;
+    std::vector<std::byte> bytes;
+
+    static IndexedSectionInput take(const std::uint8_t* data, std::size_t size) {
+        Provider p(data, size);
+        const std::uint64_t origin = pick_origin(p);
+        SyntheticTable table(p.ConsumeIntegralInRange<std::uint32_t>(0, 12));
+        std::uint32_t n = p.ConsumeIntegralInRange<std::uint32_t>(0, 64);
+        if (n == 64) n = detail::max_tokens;
+        return {origin, std::move(table), n, rest_of(data, p)};
+    }
+};
 
 }  // namespace ond::fuzz

@@ -5,6 +5,10 @@
 # timeout). Prints each harness's executions per second and coverage.
 #
 #   fuzz/smoke.sh [SECONDS] [BUILD_DIR]      (defaults: 10, build/fuzz)
+#
+# OND_SMOKE_KEEP=DIR keeps the grown corpora (DIR/corpus-<harness>), logs and artifacts in DIR
+# instead of a temporary directory, so a long campaign can be resumed and measured with
+# fuzz/coverage.sh; OND_SMOKE_JOBS sets how many harnesses run at once.
 set -euo pipefail
 secs=${1:-10}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -16,8 +20,12 @@ if [ "${OND_SMOKE_NO_BUILD:-0}" != 1 ]; then  # set it to 1 to use an existing b
   cmake --build "$build" --target fuzzers -j"${OND_BUILD_JOBS:-2}"
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/ond-smoke.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+if [ -n "${OND_SMOKE_KEEP:-}" ]; then
+  mkdir -p "$OND_SMOKE_KEEP"; work=$(cd "$OND_SMOKE_KEEP" && pwd)
+else
+  work=$(mktemp -d "${TMPDIR:-/tmp}/ond-smoke.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+fi
 section=" varint string string_table text tokens entities categories span_groups "
 
 run_one() {
@@ -33,10 +41,13 @@ run_one() {
   elif [ "$name" != writer ]; then dict=(-dict="$root/fuzz/dict/ond.dict"); fi
   if "$exe" "${dict[@]}" -max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix="$work/$name-" "$corpus" > "$work/$name.log" 2>&1; then
-    local runs cov
+    local runs cov ft units
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/$name.log" | grep -o '[0-9]*$' || echo 0)
     cov=$(grep -o 'cov: [0-9]*' "$work/$name.log" | tail -1 | grep -o '[0-9]*' || echo '?')
-    printf '%-14s ok     %9s execs  %7s execs/s  cov %s\n' "$name" "$runs" "$((runs / secs))" "$cov"
+    ft=$(grep -o 'ft: [0-9]*' "$work/$name.log" | tail -1 | grep -o '[0-9]*' || echo '?')
+    units=$(find "$corpus" -type f | wc -l)
+    printf '%-14s ok  %10s execs  %7s execs/s  cov %5s  ft %6s  corpus %6s\n' \
+      "$name" "$runs" "$((runs / secs))" "$cov" "$ft" "$units"
   else
     printf '%-14s FAILED\n' "$name"
     tail -40 "$work/$name.log"

@@ -6,12 +6,11 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace ond;
     using namespace ond::fuzz;
-    Provider p(data, size);
-    const std::uint64_t origin = pick_origin(p);
-    const SyntheticTable table(p.ConsumeIntegralInRange<std::uint32_t>(0, 12));
-    std::uint32_t n = p.ConsumeIntegralInRange<std::uint32_t>(0, 64);
-    if (n == 64) n = detail::max_tokens;
-    const std::vector<std::byte> bytes = rest_of(data, p);
+    const IndexedSectionInput in = IndexedSectionInput::take(data, size);
+    const std::uint64_t origin = in.origin;
+    const std::uint32_t n = in.tokens;
+    const SyntheticTable& table = in.table;
+    const std::vector<std::byte>& bytes = in.bytes;
 
     Doc doc;
     const Outcome r = run_modes(origin, origin + bytes.size(), [&](auto mode, detail::Tracer* tr) {

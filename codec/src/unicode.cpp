@@ -42,23 +42,6 @@ inline bool ascii8(const unsigned char* p) noexcept {
     return (w & 0x8080808080808080ull) == 0;
 }
 
-void put_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
-}
 
 template <class F>
 void for_each_unit(std::string_view s, F&& f) {
@@ -88,6 +71,24 @@ void for_each_unit(std::string_view s, F&& f) {
 }
 
 }  // namespace
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out.push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+}
 
 std::optional<std::uint64_t> utf8_utf16_length(const unsigned char* p, std::size_t n, std::size_t* err_at) noexcept {
     std::uint64_t units = 0;
@@ -155,12 +156,12 @@ void append_wtf8_from_utf16le(std::string& out, const unsigned char* p, std::siz
         if (u >= 0xD800 && u <= 0xDBFF && i + 1 < units) {
             std::uint32_t v = p[2 * i + 2] | (static_cast<std::uint32_t>(p[2 * i + 3]) << 8);
             if (v >= 0xDC00 && v <= 0xDFFF) {
-                put_utf8(out, 0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00));
+                append_utf8(out, 0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00));
                 ++i;
                 continue;
             }
         }
-        put_utf8(out, u);
+        append_utf8(out, u);
     }
 }
 

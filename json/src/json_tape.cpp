@@ -19,23 +19,6 @@ int hex_value(char c) noexcept {
     return -1;
 }
 
-void put_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
-}
 
 }  // namespace
 
@@ -301,7 +284,7 @@ void Tape::parse_string(Node& n) {
                     fail_at(esc, "escape of a lone high surrogate; write such strings as {\"utf16\": [...]}");
                 u = 0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00);
             }
-            put_utf8(out, u);
+            unicode::append_utf8(out, u);
             break;
         }
         default: fail_at(esc, "invalid escape");

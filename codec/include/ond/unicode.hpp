@@ -23,6 +23,10 @@ std::optional<std::uint64_t> wtf8_utf16_length(std::string_view s) noexcept;
 // True when a (valid) WTF-8 string contains a lone surrogate, i.e. is not plain UTF-8.
 bool wtf8_has_surrogate(std::string_view s) noexcept;
 
+// Appends the UTF-8 form of a code point (1–4 bytes). A surrogate code point gives its 3-byte
+// WTF-8 form. Precondition: cp <= 0x10FFFF.
+void append_utf8(std::string& out, std::uint32_t cp);
+
 // UTF-16 code units (as little-endian bytes, or as units) to WTF-8. Any sequence is accepted.
 void append_wtf8_from_utf16le(std::string& out, const unsigned char* p, std::size_t units);
 std::string wtf8_from_utf16(std::u16string_view units);
