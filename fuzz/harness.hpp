@@ -103,6 +103,16 @@ struct IndexedSectionInput {
         if (n == 64) n = detail::max_tokens;
         return {origin, std::move(table), n, rest_of(data, p)};
     }
+
+    // Runs decode(mode, cursor, table, tokens, doc, tracer) in the three modes (run_modes) over
+    // the section's bytes; the decode mode fills doc.
+    template <class Decode>
+    Outcome run(Doc& doc, Decode&& decode) const {
+        return run_modes(origin, origin + bytes.size(), [&](auto mode, detail::Tracer* tr) {
+            detail::Cursor c(bytes_of(bytes), origin);
+            decode(mode, c, table.view, tokens, &doc, tr);
+        });
+    }
 };
 
 }  // namespace ond::fuzz

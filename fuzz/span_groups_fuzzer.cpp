@@ -7,26 +7,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using namespace ond;
     using namespace ond::fuzz;
     const IndexedSectionInput in = IndexedSectionInput::take(data, size);
-    const std::uint64_t origin = in.origin;
-    const std::uint32_t n = in.tokens;
-    const SyntheticTable& table = in.table;
-    const std::vector<std::byte>& bytes = in.bytes;
-
     Doc doc;
-    const Outcome r = run_modes(origin, origin + bytes.size(), [&](auto mode, detail::Tracer* tr) {
-        using M = decltype(mode);
-        detail::Cursor c(bytes_of(bytes), origin);
-        detail::decode_span_groups_section<M>(c, table.view, n, &doc, tr);
-    });
+    const Outcome r = in.run(doc, [](auto mode, auto&&... args) { detail::decode_span_groups_section<decltype(mode)>(args...); });
     if (!r.ok) return 0;
-    OND_FUZZ_CHECK(2 * doc.spans.size() <= bytes.size());
+    OND_FUZZ_CHECK(2 * doc.spans.size() <= in.bytes.size());
     for (std::size_t g = 0; g < doc.spans.size(); ++g) {
         const SpanGroup& grp = doc.spans[g];
-        OND_FUZZ_CHECK(grp.name >= 1 && grp.name <= table.view.count() && !value_of(table, grp.name).empty());
-        for (std::size_t h = 0; h < g; ++h) OND_FUZZ_CHECK(value_of(table, doc.spans[h].name) != value_of(table, grp.name));
+        OND_FUZZ_CHECK(grp.name >= 1 && grp.name <= in.table.view.count() && !value_of(in.table, grp.name).empty());
+        for (std::size_t h = 0; h < g; ++h) OND_FUZZ_CHECK(value_of(in.table, doc.spans[h].name) != value_of(in.table, grp.name));
         for (const Span& s : grp.spans) {
-            OND_FUZZ_CHECK(s.length >= 1 && std::uint64_t{s.start} + s.length <= n);
-            OND_FUZZ_CHECK(s.label >= 1 && s.label <= table.view.count() && !value_of(table, s.label).empty());
+            OND_FUZZ_CHECK(s.length >= 1 && std::uint64_t{s.start} + s.length <= in.tokens);
+            OND_FUZZ_CHECK(s.label >= 1 && s.label <= in.table.view.count() && !value_of(in.table, s.label).empty());
             OND_FUZZ_CHECK(detail::confidence_ok(s.conf));
         }
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -169,6 +170,7 @@ void build_decode(const Case& k, const std::string& id, const std::string& base,
     add_file(b, base + ".txt", listing_of(in));
     b.entry["listing"] = base + ".txt";
     b.entry["error"] = k.error.empty() ? ojson(nullptr) : ojson(k.error);
+    b.entry["error_offset"] = d.ok ? ojson(nullptr) : ojson(d.offset);
     b.entry["canonical"] = canonical;
 }
 
@@ -186,11 +188,13 @@ void build_stream(const Case& k, const std::string& id, const std::string& base,
     });
     std::vector<Container> got;
     std::string code, what;
+    std::optional<std::uint64_t> offset;
     try {
         while (auto c = sr.next()) got.push_back(std::move(*c));
     } catch (const ond::Error& e) {
         code = std::string(e.code());
         what = e.what();
+        offset = e.offset();
     }
     if (code != k.error)
         p.add(id, "expected " + (k.error.empty() ? std::string("a clean end") : k.error) + ", the reference gave " +
@@ -220,6 +224,7 @@ void build_stream(const Case& k, const std::string& id, const std::string& base,
     b.entry["expected"] = base + ".jsonl";
     b.entry["listing"] = base + ".txt";
     b.entry["error"] = k.error.empty() ? ojson(nullptr) : ojson(k.error);
+    b.entry["error_offset"] = offset ? ojson(*offset) : ojson(nullptr);
     b.entry["stream_count"] = k.stream_read.size();
 }
 
