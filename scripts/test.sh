@@ -7,7 +7,9 @@ bash scripts/install-deps.sh >/dev/null
 jobs=${OND_JOBS:-$(nproc)}
 quick=0; [ "${1:-}" = "--quick" ] && quick=1
 
-step() { printf '\n=== %s ===\n' "$*"; }
+start=$SECONDS
+step() { printf '\n=== %s (at %ds) ===\n' "$*" "$((SECONDS - start))"; }
+trap 'printf "\n=== finished in %ds ===\n" "$((SECONDS - start))"' EXIT
 
 step "default build (g++-12, -Werror)"
 cmake --preset default >/dev/null
@@ -26,5 +28,5 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 
 if [ -x fuzz/smoke.sh ]; then
   step "fuzz smoke (libFuzzer, ASan+UBSan)"
-  fuzz/smoke.sh "${OND_FUZZ_SECONDS:-10}"
+  fuzz/smoke.sh "${OND_FUZZ_SECONDS:-20}"
 fi
