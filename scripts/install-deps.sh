@@ -8,6 +8,7 @@ packages=(
   zlib1g-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev
+  libssl-dev  # corpus: SHA-256 of the corpus files (libcrypto)
   libisal-dev
   zip unzip  # fuzz/oss-fuzz: seed corpus zips (build.sh, local-build.sh)
   chromium  # conformance: renders the HTML results page headless in a test

@@ -1,4 +1,4 @@
-// SHA-256 (FIPS 180-4), for the corpus manifest and the export's VERSION file.
+// SHA-256 (OpenSSL libcrypto), for the corpus manifest, the export's VERSION file and the runner.
 #pragma once
 
 #include <string>
