@@ -5,6 +5,39 @@
 
 namespace ond::fuzz {
 
+namespace {
+
+// A container full of unrelated content in every field, as decode_into() may find its target
+// after a previous, different document: nothing of it may survive into the next result.
+Container dirty_container() {
+    Container c;
+    c.format = Format::ondb;
+    c.crc = true;
+    for (const char* s : {"stale", "PER", "\xED\xA0\x80", "ORG"}) c.strings.append(s);
+    for (int d = 0; d < 3; ++d) {
+        Doc doc;
+        doc.set_text("stale text that no input holds");
+        doc.tokens.resize(static_cast<std::size_t>(5 + d));
+        for (std::size_t t = 0; t < doc.tokens.size(); ++t) {
+            doc.tokens.start[t] = static_cast<std::uint32_t>(t);
+            doc.tokens.length[t] = 1;
+            for (auto& col : doc.tokens.attrs) col[t] = 1 + static_cast<StringId>(t % 4);
+            doc.tokens.head[t] = 0;
+            doc.tokens.sent[t] = Sentence::inside;
+            doc.tokens.conf[t] = 0.25f;
+        }
+        doc.has_ents = true;
+        doc.ents.push_back({0, 2, 2, 0.5f});
+        doc.has_cats = true;
+        doc.cats.push_back({4, 0.75f});
+        doc.spans.push_back({1, {{1, 2, 3, 0.125f}}});
+        c.docs.push_back(std::move(doc));
+    }
+    return c;
+}
+
+}  // namespace
+
 DecodeResult read_decode(Bytes input) {
     DecodeResult r;
     r.outcome = capture([&] { r.content = decode(input); });
@@ -96,6 +129,18 @@ DecodeResult check_all_readers(Bytes input, const std::vector<std::size_t>& cuts
         for (const Doc& doc : c.docs) tokens += doc.tokens.size();
         OND_FUZZ_CHECK(sum.tokens == tokens);
         OND_FUZZ_CHECK(c.format == Format::ondb || c.docs.size() == 1);
+    }
+
+    // decode_into(): over a container left full of other content, and over decode()'s own
+    // result, the same verdict and, when accepted, the same content.
+    for (Container target : {dirty_container(), d.content}) {
+        const Outcome r = capture([&] { decode_into(input, target); });
+        check_same(d.outcome, r, "decode", "decode_into");
+        if (!d.outcome.ok) continue;
+        OND_FUZZ_CHECK_MSG(same_content(d.content, target), "decode_into kept stale content");
+        OND_FUZZ_CHECK_MSG(target.strings == d.content.strings, "decode_into kept stale table entries");
+        for (std::size_t k = 0; k < target.docs.size(); ++k)
+            OND_FUZZ_CHECK(target.docs[k].text_utf16_length == d.content.docs[k].text_utf16_length);
     }
 
     // inspect(): same verdict; events stay inside the input.
