@@ -42,7 +42,6 @@ inline bool ascii8(const unsigned char* p) noexcept {
     return (w & 0x8080808080808080ull) == 0;
 }
 
-
 template <class F>
 void for_each_unit(std::string_view s, F&& f) {
     const auto* p = reinterpret_cast<const unsigned char*>(s.data());
