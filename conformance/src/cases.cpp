@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sha256.hpp"
+#include "ond/corpus_sha256.hpp"
 
 namespace ond::conformance {
 
@@ -171,7 +171,7 @@ Corpus load_corpus(const std::string& dir) {
                 std::string data = read_file(dir + "/" + rel);
                 if (jc.contains("sha256") && jc["sha256"].is_object() && jc["sha256"].contains(rel)) {
                     std::string want = jc["sha256"][rel].get<std::string>();
-                    std::string got = sha256_hex(data);
+                    std::string got = corpus::sha256_hex(data);
                     if (want != got)
                         c.problems.push_back(k.id + ": " + rel + " has SHA-256 " + got + ", the manifest says " + want);
                 }

@@ -16,7 +16,7 @@
 #include "layout.hpp"
 #include "mutate.hpp"
 #include "ond/content_json.hpp"
-#include "sha256.hpp"
+#include "ond/corpus_sha256.hpp"
 
 namespace ond::conformance {
 
@@ -186,7 +186,7 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
         Outcome o = testee->run(Op::decode, cur, 0);
         std::string detail;
         if (disagreement(ref, o, spec, &detail) != sig) continue;  // flaky (e.g. a time-out): keep nothing
-        std::string hash = sha256_hex(cur).substr(0, 12);
+        std::string hash = corpus::sha256_hex(cur).substr(0, 12);
         std::string ext = cur.compare(0, 4, "ONDB") == 0 ? ".ondb" : ".ondc";
         std::string base = out_dir + "/fuzz-" + hash;
         write_file(base + ext, cur);

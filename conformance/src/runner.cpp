@@ -131,6 +131,14 @@ CaseResult check_case(const Case& c, const Outcome& o, const Options& opt, long 
                                           "): the testee allocates what the input declares, not what it holds");
     }
 
+    // The testee's output against the case's expected content JSON.
+    auto check_decoded_content = [&] {
+        try {
+            if (auto d = json::compare_content(*c.expected, o.out)) required("content", *d);
+        } catch (const json::JsonError& e) {
+            always_required("output", std::string("the output is not content JSON: ") + e.what());
+        }
+    };
     const bool accepted = o.status == Outcome::Status::accept;
     const bool rejected = o.status == Outcome::Status::reject;
     if (accepted || rejected) {
@@ -139,19 +147,9 @@ CaseResult check_case(const Case& c, const Outcome& o, const Options& opt, long 
                 if (accepted && !c.expect_accept) {
                     required("verdict", "expected " + expected_reject_text() + ", got accept");
                     // A lenient answer to an implementation-defined case still has to be right.
-                    if (spec_info && c.expected) {
-                        try {
-                            if (auto d = json::compare_content(*c.expected, o.out)) required("content", *d);
-                        } catch (const json::JsonError& e) {
-                            always_required("output", std::string("the output is not content JSON: ") + e.what());
-                        }
-                    }
+                    if (spec_info && c.expected) check_decoded_content();
                 } else if (accepted) {
-                    try {
-                        if (auto d = json::compare_content(*c.expected, o.out)) required("content", *d);
-                    } catch (const json::JsonError& e) {
-                        always_required("output", std::string("the output is not content JSON: ") + e.what());
-                    }
+                    check_decoded_content();
                 } else if (c.expect_accept) {
                     required("verdict", "expected accept, got " + got_reject_text());
                 } else {

@@ -10,7 +10,7 @@
 #include "layout.hpp"
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"
-#include "sha256.hpp"
+#include "ond/corpus_sha256.hpp"
 
 namespace ond::conformance::testing {
 
@@ -97,12 +97,12 @@ std::string build_fixture_corpus(const std::string& dir) {
         write_file(dir + "/" + in_rel, input);
         nlohmann::json c = {{"id", id}, {"kind", kind}, {"area", area}, {"verdict", verdict}, {"rules", rules},
                             {"description", "fixture case " + id}, {"input", in_rel}, {"canonical", canonical}};
-        c["sha256"][in_rel] = sha256_hex(input);
+        c["sha256"][in_rel] = corpus::sha256_hex(input);
         if (expected) {
             std::string ex_rel = "cases/" + stem + exp_ext;
             write_file(dir + "/" + ex_rel, *expected);
             c["expected"] = ex_rel;
-            c["sha256"][ex_rel] = sha256_hex(*expected);
+            c["sha256"][ex_rel] = corpus::sha256_hex(*expected);
         } else {
             c["expected"] = nullptr;
         }

@@ -14,7 +14,7 @@
 #include "ond/stream.hpp"
 #include "ond/writer.hpp"
 #include "raw_doc.hpp"
-#include "sha256.hpp"
+#include "ond/corpus_sha256.hpp"
 
 namespace ond::corpus::gen {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sha256.hpp"
+#include "ond/corpus_sha256.hpp"
 
 #ifndef OND_CORPUS_DIR
 #define OND_CORPUS_DIR "corpus"

@@ -1,5 +1,5 @@
 // SHA-256 from OpenSSL's libcrypto (EVP interface, the one OpenSSL 3 keeps un-deprecated).
-#include "sha256.hpp"
+#include "ond/corpus_sha256.hpp"
 
 #include <openssl/evp.h>
 

@@ -11,7 +11,7 @@
 #include "generator.hpp"
 #include "ond/corpus_main.hpp"
 #include "ond/writer.hpp"
-#include "sha256.hpp"
+#include "ond/corpus_sha256.hpp"
 
 namespace fs = std::filesystem;
 using namespace ond::corpus;
@@ -103,6 +103,7 @@ TEST(Sha256, KnownVectors) {
     EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
               "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    EXPECT_EQ(sha256_hex(std::string(1000, 'a')), "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
     EXPECT_EQ(sha256_hex(std::string(1000000, 'a')), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
     // 55, 56 and 64 bytes: the padding boundaries.
     EXPECT_EQ(sha256_hex(std::string(55, 'x')), "d5e285683cd4efc02d021a5c62014694958901005d6f71e89e0989fac77e4072");

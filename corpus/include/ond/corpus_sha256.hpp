@@ -1,4 +1,5 @@
-// SHA-256 (OpenSSL libcrypto), for the corpus manifest, the export's VERSION file and the runner.
+// SHA-256 (OpenSSL libcrypto) of corpus files: the manifest, the export's VERSION file, and the
+// runner's check of the hashes, all computed by this one function.
 #pragma once
 
 #include <string>
