@@ -117,7 +117,6 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
     for (auto& entry : found) {
         const std::string sig = entry.first;  // a plain variable: lambdas below capture it
         const std::string& input = entry.second;
-        // Greedy deletion: drop chunks (halving the size) while the same disagreement remains.
         // Minimise, bounded by tries and by time so that a slow testee cannot stretch the run much:
         // first structurally (drop whole sections and records, then bytes inside one section,
         // re-framing lengths and the CRC each time), then by raw byte deletion.
@@ -133,31 +132,24 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
             progress = false;
             auto l = Layout::parse(cur);
             if (!l) break;
-            // Whole sections of the body and of each record, and whole records.
-            std::vector<std::vector<LayoutSection>*> lists{&l->sections};
+            // Drops one element of `items` (a section or a record) if the disagreement stays.
+            auto drop_one_of = [&](auto& items) {
+                for (std::size_t i = 0; i < items.size() && !progress && budget_left(); ++i) {
+                    auto removed = items[i];
+                    items.erase(items.begin() + static_cast<std::ptrdiff_t>(i));
+                    std::string cand = l->serialize();
+                    if (keeps(cand)) cur = std::move(cand), progress = true;
+                    else items.insert(items.begin() + static_cast<std::ptrdiff_t>(i), std::move(removed));
+                }
+            };
+            // Whole sections of the body and of each record, then whole records.
+            drop_one_of(l->sections);
             for (auto& sec : l->sections)
                 if (sec.has_records)
-                    for (auto& r : sec.records) lists.push_back(&r.sections);
-            for (auto* list : lists) {
-                for (std::size_t i = 0; i < list->size() && !progress && budget_left(); ++i) {
-                    auto removed = (*list)[i];
-                    list->erase(list->begin() + static_cast<std::ptrdiff_t>(i));
-                    std::string cand = l->serialize();
-                    if (keeps(cand)) cur = std::move(cand), progress = true;
-                    else list->insert(list->begin() + static_cast<std::ptrdiff_t>(i), std::move(removed));
-                }
-                if (progress) break;
-            }
-            for (auto& sec : l->sections) {
-                if (progress || !sec.has_records) continue;
-                for (std::size_t i = 0; i < sec.records.size() && !progress && budget_left(); ++i) {
-                    auto removed = sec.records[i];
-                    sec.records.erase(sec.records.begin() + static_cast<std::ptrdiff_t>(i));
-                    std::string cand = l->serialize();
-                    if (keeps(cand)) cur = std::move(cand), progress = true;
-                    else sec.records.insert(sec.records.begin() + static_cast<std::ptrdiff_t>(i), std::move(removed));
-                }
-            }
+                    for (auto& r : sec.records)
+                        if (!progress) drop_one_of(r.sections);
+            for (auto& sec : l->sections)
+                if (!progress && sec.has_records) drop_one_of(sec.records);
             if (progress) continue;
             // Bytes inside one section, halving the chunk.
             for (auto* leaf : l->leaves()) {

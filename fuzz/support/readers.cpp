@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace ond::fuzz {
 
@@ -133,7 +134,9 @@ DecodeResult check_all_readers(Bytes input, const std::vector<std::size_t>& cuts
 
     // decode_into(): over a container left full of other content, and over decode()'s own
     // result, the same verdict and, when accepted, the same content.
-    for (Container target : {dirty_container(), d.content}) {
+    static const Container dirty = dirty_container();
+    for (const Container* start : {&dirty, &std::as_const(d.content)}) {
+        Container target = *start;
         const Outcome r = capture([&] { decode_into(input, target); });
         check_same(d.outcome, r, "decode", "decode_into");
         if (!d.outcome.ok) continue;
