@@ -71,6 +71,9 @@ LICENSE_SUFFIXES = {".bash", ".c", ".cc", ".cpp", ".h", ".py", ".sh", ".yaml"}
 
 # The flags of OSS-Fuzz's base-clang image for x86_64.
 BASE_FLAGS = "-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION"
+# OSS-Fuzz adds -stdlib=libc++ to $CXXFLAGS. Debian's libFuzzer runtime is built against
+# libstdc++ and cannot link with libc++, so here only the AFL++ build (whose driver is C) uses
+# libc++; the libFuzzer builds use libstdc++.
 CXX_EXTRA = "-stdlib=libc++"
 ASAN = "-fsanitize=address -fsanitize-address-use-after-scope"
 UBSAN_CHECKS = ("array-bounds,bool,builtin,enum,float-divide-by-zero,function,integer-divide-by-zero,"
@@ -84,11 +87,11 @@ PROFILE = ("-fprofile-instr-generate -fcoverage-mapping -pthread -Wl,--no-as-nee
 AFL_DRIVER = "/usr/lib/afl/libAFLDriver.a"
 
 BUILDS = {
-    # name: (SANITIZER, FUZZING_ENGINE, sanitizer flags, coverage flags, CC, CXX, engine)
-    "address": ("address", "libfuzzer", ASAN, LIBFUZZER_COV, "clang", "clang++", "-fsanitize=fuzzer"),
-    "undefined": ("undefined", "libfuzzer", UBSAN, LIBFUZZER_COV, "clang", "clang++", "-fsanitize=fuzzer"),
-    "afl": ("address", "afl", ASAN, "", "afl-clang-fast", "afl-clang-fast++", AFL_DRIVER),
-    "coverage": ("coverage", "libfuzzer", "", PROFILE, "clang", "clang++", "-fsanitize=fuzzer"),
+    # name: (SANITIZER, FUZZING_ENGINE, sanitizer flags, coverage flags, CC, CXX, engine, C++ only)
+    "address": ("address", "libfuzzer", ASAN, LIBFUZZER_COV, "clang", "clang++", "-fsanitize=fuzzer", ""),
+    "undefined": ("undefined", "libfuzzer", UBSAN, LIBFUZZER_COV, "clang", "clang++", "-fsanitize=fuzzer", ""),
+    "afl": ("address", "afl", ASAN, "", "afl-clang-fast", "afl-clang-fast++", AFL_DRIVER, CXX_EXTRA),
+    "coverage": ("coverage", "libfuzzer", "", PROFILE, "clang", "clang++", "-fsanitize=fuzzer", ""),
 }
 REAL_COMPILERS = {"clang": "clang-14", "clang++": "clang++-14",
                   "afl-clang-fast": "afl-clang-fast", "afl-clang-fast++": "afl-clang-fast++"}
@@ -361,9 +364,9 @@ def make_wrappers(bindir, log_file):
 
 
 def compile_build(name, img, base, log):
-    sanitizer, engine, san_flags, cov_flags, cc, cxx, lib = BUILDS[name]
+    sanitizer, engine, san_flags, cov_flags, cc, cxx, lib, cxx_extra = BUILDS[name]
     cflags = " ".join(f for f in (BASE_FLAGS, san_flags, cov_flags) if f)
-    cxxflags = cflags + " " + CXX_EXTRA
+    cxxflags = " ".join(f for f in (cflags, cxx_extra) if f)
     bindir, cc_log = base / "bin", base / "compiler-calls"
     make_wrappers(bindir, cc_log)
     env = {
