@@ -1,3 +1,3 @@
 #!/bin/bash -eu
-# ClusterFuzzLite uses the same build as OSS-Fuzz.
-exec bash "$SRC/ond-conform/fuzz/oss-fuzz/build.sh"
+# ClusterFuzzLite runs the same build as OSS-Fuzz: the one kept in fuzz/build.sh.
+"$SRC/ond-conform/fuzz/build.sh"

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The shell steps of the GitHub action (action.yml at the repository root): the conformance suite
+# in another project's CI. This repository's CI runs the same steps against the example Python
+# adapter (scripts/test.sh).
+#
+#   scripts/conform-action.sh key     prints key=<hash of the sources `ond` is built from>
+#   scripts/conform-action.sh build   builds `ond` from this checkout, or keeps the build already in
+#                                     the build directory when it was made from the same sources
+#   scripts/conform-action.sh run     runs `ond conform` against the caller's adapter(s) and
+#                                     writes the HTML, JUnit and JSON reports
+#
+# Environment (the action maps its inputs onto these):
+#   OND_ACTION_BUILD_DIR   build directory (default <this checkout>/build/action)
+#   OND_ACTION_INSTALL_DEPS=true   install the build's packages with apt-get first (runners)
+#   OND_DECODER, OND_ENCODER, OND_STREAM_DECODER, OND_PERSISTENT   adapter commands (at least one)
+#   OND_EXPECTED_FAILURES  expected-failures file (optional)
+#   OND_NAME               the implementation's name in the reports (default: testee)
+#   OND_REPORT_DIR         where the reports go (default: ond-conform-report)
+#   OND_ARGS               further `ond conform` options, split on white space
+# When GITHUB_OUTPUT is set, `key` and `run` also write their outputs there.
+set -euo pipefail
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${OND_ACTION_BUILD_DIR:-$src/build/action}
+ond=$build/cli/ond
+
+# The sources `ond` is built from, hashed: the cache key and the stamp of a build.
+source_hash() {
+  (cd "$src" && find CMakeLists.txt cmake codec json cli conformance corpus -type f \
+     ! -name '*_test.cpp' ! -path 'conformance/tests/*' -print0 | LC_ALL=C sort -z |
+     xargs -0 sha256sum | sha256sum | cut -c1-24)
+}
+
+output() {  # name value: to stdout and, on GitHub, to the step's outputs
+  echo "$1=$2"
+  if [ -n "${GITHUB_OUTPUT:-}" ]; then echo "$1=$2" >> "$GITHUB_OUTPUT"; fi
+}
+
+cmd_key() {
+  output key "ond-$(uname -s)-$(uname -m)-$(source_hash)"
+}
+
+cmd_build() {
+  local hash stamp
+  hash=$(source_hash)
+  stamp=$build/.ond-action-sources
+  if [ -x "$ond" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ]; then
+    echo "ond: using the cached build in $build (sources $hash)"
+    return 0
+  fi
+  if [ "${OND_ACTION_INSTALL_DEPS:-false}" = true ]; then
+    local sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+      cmake ninja-build g++ zlib1g-dev nlohmann-json3-dev libcli11-dev libssl-dev >/dev/null
+  fi
+  if [ ! -f "$build/CMakeCache.txt" ]; then
+    cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DOND_BUILD_TESTS=OFF -DOND_BUILD_FUZZ=OFF -DOND_BUILD_BENCH=OFF >/dev/null
+  fi
+  cmake --build "$build" --target ond -j"$(nproc)"
+  echo "$hash" > "$stamp"
+  echo "ond: built in $build (sources $hash)"
+}
+
+cmd_run() {
+  local args=() report=${OND_REPORT_DIR:-ond-conform-report} name=${OND_NAME:-testee}
+  [ -n "${OND_DECODER:-}" ] && args+=(--decoder "$OND_DECODER")
+  [ -n "${OND_ENCODER:-}" ] && args+=(--encoder "$OND_ENCODER")
+  [ -n "${OND_STREAM_DECODER:-}" ] && args+=(--stream-decoder "$OND_STREAM_DECODER")
+  [ -n "${OND_PERSISTENT:-}" ] && args+=(--persistent "$OND_PERSISTENT")
+  if [ "${#args[@]}" -eq 0 ]; then
+    echo "conform-action: give at least one adapter command (decoder, encoder, stream-decoder or persistent)" >&2
+    return 2
+  fi
+  if [ -n "${OND_EXPECTED_FAILURES:-}" ]; then
+    [ -f "$OND_EXPECTED_FAILURES" ] || { echo "conform-action: no file $OND_EXPECTED_FAILURES" >&2; return 2; }
+    args+=(--expected-failures "$OND_EXPECTED_FAILURES")
+  fi
+  [ -x "$ond" ] || { echo "conform-action: $ond is not built (run the build step first)" >&2; return 2; }
+  local extra=()
+  read -r -a extra <<< "${OND_ARGS:-}"
+  mkdir -p "$report"
+  local status=0
+  "$ond" conform -q --corpus "$src/corpus" --name "$name" "${args[@]}" "${extra[@]}" \
+    --html "$report/conformance.html" --junit "$report/conformance.xml" --json "$report/conformance.json" \
+    | tee "$report/conformance.txt" || status=$?
+  output report-dir "$report"
+  output summary "$(tail -n 1 "$report/conformance.txt")"
+  if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+    { echo "### ond conform: $name"; echo; echo "\`$(tail -n 1 "$report/conformance.txt")\`"; } >> "$GITHUB_STEP_SUMMARY"
+  fi
+  return "$status"
+}
+
+case "${1:-}" in
+  key) cmd_key ;;
+  build) cmd_build ;;
+  run) cmd_run ;;
+  *) echo "usage: $0 key|build|run" >&2; exit 2 ;;
+esac
