@@ -35,6 +35,7 @@ import argparse
 import configparser
 import os
 import re
+import resource
 import shlex
 import shutil
 import subprocess
@@ -381,10 +382,13 @@ def compile_build(name, img, base, log):
         env["AFL_QUIET"] = "1"
     env.update({k: v for k, v in img.env.items() if k not in ("SRC", "OUT", "WORK")})
     start = time.monotonic()
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     with open(base / "compile.log", "w") as out:
         r = subprocess.run(["bash", "-eu", str(img.src / "build.sh")], cwd=img.workdir, env=env,
                            stdout=out, stderr=subprocess.STDOUT)
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     seconds = time.monotonic() - start
+    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
     if r.returncode:
         fail(f"{name}: $SRC/build.sh failed (exit {r.returncode}); last lines of its log:")
         say("\n".join((base / "compile.log").read_text().splitlines()[-40:]))
@@ -393,7 +397,7 @@ def compile_build(name, img, base, log):
         for rec in cc_log.read_text().split("\036"):
             if rec:
                 calls.append(rec.split("\037")[:-1])
-    return env, calls, seconds
+    return env, calls, seconds, cpu
 
 
 def controlled(arg):
@@ -463,8 +467,8 @@ def check_out(name, img, expected):
         fail(f"{name}: {e} is missing from $OUT")
     need, never = [], []
     if sanitizer == "address":
-        need.append(b"__asan_report_load")
-        never += [b"__msan_warning", b"__ubsan_handle_add_overflow_abort"]
+        need.append(b"__asan_report_load")  # (the ASan runtime carries UBSan's handlers too)
+        never.append(b"__msan_warning")
     elif sanitizer == "undefined":
         need.append(b"__ubsan_handle_")
         never += [b"__asan_report_load", b"__msan_warning"]
@@ -674,15 +678,15 @@ def main():
         before = len(errors)
         img = build_image(base, context, project, say)
         if len(errors) > before:
-            summary.append((name, 0, 0, []))
+            summary.append((name, 0, 0, 0, 0, []))
             continue
         expected = {p.stem for p in (img.workdir / "fuzz").glob("*_fuzzer.cpp")}
         if (img.workdir / "fuzz").is_dir() and not expected:
             fail(f"{name}: the checkout has no fuzz/*_fuzzer.cpp")
-        env, calls, seconds = compile_build(name, img, base, say)
+        env, calls, seconds, cpu = compile_build(name, img, base, say)
         compiled, linked = check_flags(name, env, calls, img)
         targets = check_out(name, img, expected)
-        say(f"  built {len(targets)} fuzzers in {seconds:.0f} s ({compiled} compiler calls on the "
+        say(f"  built {len(targets)} fuzzers in {seconds:.0f} s, {cpu:.0f} s of CPU ({compiled} compiler calls on the "
             f"project's sources, {linked} fuzzer links checked)")
         runs_dir = base / "runs"
         (runs_dir / "profiles").mkdir(parents=True)
@@ -694,7 +698,7 @@ def main():
                 return t, run_afl(img, t, d, args.afl_seconds)
             return t, run_libfuzzer(img, t, d, args.seconds, name == "coverage")
 
-        rows = []
+        rows, run_start = [], time.monotonic()
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             for t, (ok, execs, rate, files, log) in pool.map(one, targets):
                 rows.append((t.name, ok, execs, rate, files))
@@ -705,16 +709,17 @@ def main():
                     say("\n".join(log.splitlines()[-30:]))
         if name == "coverage" and targets:
             coverage_report(base, targets, img.workdir)
-        summary.append((name, seconds, len(targets), rows))
+        summary.append((name, seconds, cpu, time.monotonic() - run_start, len(targets), rows))
     return finish(summary)
 
 
 def finish(summary):
     if summary:
         say("\n== summary")
-        for name, seconds, count, rows in summary:
+        for name, seconds, cpu, run_seconds, count, rows in summary:
             rates = ", ".join(f"{r[0].replace('_fuzzer', '')} {r[3]:.0f}" for r in rows)
-            say(f"  {name:<9} {count:2d} fuzzers, build {seconds:4.0f} s; execs/s: {rates}")
+            say(f"  {name:<9} {count:2d} fuzzers; build {seconds:.0f} s ({cpu:.0f} s CPU), runs {run_seconds:.0f} s; "
+                f"execs/s: {rates}")
     if errors:
         say(f"\nOSS-FUZZ EMULATION FAILED: {len(errors)} error(s)")
         for e in errors:

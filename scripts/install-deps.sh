@@ -10,7 +10,10 @@ packages=(
   nlohmann-json3-dev libcli11-dev
   libssl-dev  # corpus: SHA-256 of the corpus files (libcrypto)
   libisal-dev
-  zip unzip  # fuzz/oss-fuzz: seed corpus zips (build.sh, local-build.sh)
+  zip unzip  # fuzz/build.sh: seed corpus zips
+  afl++  # fuzz/oss-fuzz-emulate.py: the AFL++ build (afl-clang-fast, libAFLDriver.a, afl-fuzz)
+  libc++-14-dev libc++abi-14-dev  # fuzz/oss-fuzz-emulate.py: the AFL++ build uses libc++ as OSS-Fuzz does
+  python3-yaml  # fuzz/oss-fuzz-emulate.py (project.yaml), .github/check_workflows.py
   chromium  # conformance: renders the HTML results page headless in a test
 )
 # Opt-in: the peers the benchmarks compare against (bench/ only; the codec never links them).

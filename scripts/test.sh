@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Builds and runs every test: the default (g++) build, then the ASan+UBSan (clang) build, then a
-# short libFuzzer smoke run of every harness. Usage: scripts/test.sh [--quick]  (--quick: default build only)
+# Builds and runs every test: the default (g++) build, then the ASan+UBSan (clang) build, the
+# checks of the GitHub workflows and action, the action's steps against the example adapter, and
+# OSS-Fuzz's four builds of fuzz/oss-fuzz/ emulated (libFuzzer+ASan, libFuzzer+UBSan, AFL++,
+# coverage), each fuzzer running a few seconds on its seeds (this replaces fuzz/smoke.sh in CI;
+# OND_FUZZ_SMOKE_SECONDS=N runs the smoke as well). Usage: scripts/test.sh [--quick]
+# (--quick: default build only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh >/dev/null
@@ -26,7 +30,28 @@ step "asan-ubsan tests"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --preset asan-ubsan -j"$jobs" -LE 'bench|oss-fuzz|slow'
 
-if [ -x fuzz/smoke.sh ]; then
+step "GitHub workflows, action and ClusterFuzzLite files"
+python3 .github/check_workflows.py
+
+step "the conformance action's steps against the example Python adapter"
+report=build/conform-action-report
+rm -rf "$report"
+OND_ACTION_BUILD_DIR=build/default bash scripts/conform-action.sh build
+OND_ACTION_BUILD_DIR=build/default OND_REPORT_DIR="$report" OND_NAME=python-example \
+  OND_PERSISTENT="python3 conformance/examples/python_adapter.py serve" \
+  OND_EXPECTED_FAILURES=conformance/examples/python_adapter.expected-failures \
+  OND_ARGS="--seed 4 --max-derived 100" bash scripts/conform-action.sh run > "$report.log"
+tail -n 3 "$report.log"
+grep -q '^summary=CONFORMANCE PASSED' "$report.log"
+for f in conformance.html conformance.xml conformance.json; do
+  [ -s "$report/$f" ] || { echo "conform action: no $report/$f"; exit 1; }
+done
+python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert any(True for _ in r.iter("testsuite"))' "$report/conformance.xml"
+
+step "OSS-Fuzz builds emulated (fuzz/oss-fuzz-emulate.py)"
+python3 fuzz/oss-fuzz-emulate.py --seconds "${OND_FUZZ_SECONDS:-4}"
+
+if [ -n "${OND_FUZZ_SMOKE_SECONDS:-}" ]; then
   step "fuzz smoke (libFuzzer, ASan+UBSan)"
-  fuzz/smoke.sh "${OND_FUZZ_SECONDS:-20}"
+  fuzz/smoke.sh "$OND_FUZZ_SMOKE_SECONDS"
 fi
