@@ -1,6 +1,7 @@
 #!/bin/bash -eu
-# The fuzzing build for OSS-Fuzz and ClusterFuzzLite ("ideal integration": the project folder's
-# build.sh, fuzz/oss-fuzz/build.sh upstream, and .clusterfuzzlite/build.sh only call this).
+# The fuzzing build for OSS-Fuzz and ClusterFuzzLite ("ideal integration": the build.sh of the
+# project folder, fuzz/oss-fuzz/ here and projects/ond-conform/ upstream, and
+# .clusterfuzzlite/build.sh only call this).
 #
 # Builds every harness of fuzz/ with exactly what the infrastructure sets: $CC, $CXX, $CFLAGS,
 # $CXXFLAGS for every object and $LIB_FUZZING_ENGINE linked after each harness's objects
