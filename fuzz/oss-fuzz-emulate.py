@@ -475,11 +475,12 @@ def check_out(name, img, expected):
     elif sanitizer == "coverage":
         need.append(b"__llvm_profile_runtime")
         never += [b"__asan_report_load", b"__msan_warning"]
+    libfuzzer_runtime = b"_ZN6fuzzer6Fuzzer"  # libFuzzer's engine (AFL++'s driver has LLVMFuzzerRunDriver too)
     if engine == "libfuzzer":
-        need.append(b"LLVMFuzzerRunDriver")
+        need.append(libfuzzer_runtime)
     elif engine == "afl":
         need += [b"__afl_area_ptr", b"__afl_manual_init"]
-        never.append(b"LLVMFuzzerRunDriver")
+        never.append(libfuzzer_runtime)
     for t in targets:
         data = t.read_bytes()
         for sym in need:
