@@ -528,7 +528,7 @@ bool PersistentProcess::start(std::string& error) {
     for (const auto& [op, input] : baseline_inputs_) {
         bool stale = false;
         std::uint32_t number = next_number_++;
-        Reply b = exchange(frame_for(op, input, number), number, std::chrono::seconds(10), 1u << 30, stale);
+        Reply b = exchange(frame_for(op, input, number), number, std::chrono::seconds(10), (1u << 20) + 64 * input.size(), stale);
         if (b.kind != Reply::Kind::answer) break;  // judged when a case meets it
         baseline_kb_[op] = std::max(0L, b.peak_kb - b.start_kb);
     }
