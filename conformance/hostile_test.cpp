@@ -259,7 +259,7 @@ TEST(Hostile, PerCaseStartIsCheap) {
     for (int i = 0; i < n; ++i) run_process(argv, "", std::chrono::seconds(10));
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / n;
     RecordProperty("per_case_ms", std::to_string(ms));
-    EXPECT_LT(ms, 50.0);
+    EXPECT_LT(ms, 250.0);  // a few ms on an idle machine; the bound only catches a shell or a fork of the runner under load
 }
 
 }  // namespace
