@@ -101,8 +101,9 @@ TEST(Hostile, BytesBeforeTheFirstRequestAreAProtocolFailure) {
 
 // 2. Memory of the whole process tree, the same verdict in both modes.
 TEST(Hostile, AChildAllocating300MiBOnALyingLengthFailsMemoryInBothModes) {
-    std::vector<std::string> sel = {"--seed", "2", "--max-derived", "20", "--filter", "derived/memory/*", "--filter", "valid/*"};
-    ConformRun a = conform(join(sel, per_case("child-alloc")));
+    std::vector<std::string> sel = {"--seed", "2", "--max-derived", "20", "--filter", "derived/memory/valid/document/basic/*",
+                                    "--filter", "valid/document/basic"};
+    ConformRun a = conform(join(sel, {"--decoder", with_fault("child-alloc", "decode"), "--stream-decoder", with_fault("child-alloc", "stream")}));
     ConformRun b = conform(join(sel, persistent("child-alloc")));
     for (const ConformRun* r : {&a, &b}) {
         EXPECT_EQ(r->code, 1);
@@ -119,22 +120,24 @@ TEST(Hostile, AChildAllocating300MiBOnALyingLengthFailsMemoryInBothModes) {
 }
 
 TEST(Hostile, AHeapKeptFromTheFirstCasePassesInBothModes) {
-    std::vector<std::string> sel = {"--seed", "2", "--max-derived", "20", "--filter", "derived/memory/*", "--filter", "valid/*"};
-    ConformRun a = conform(join(sel, per_case("big-heap")));
+    std::vector<std::string> sel = {"--seed", "2", "--max-derived", "20", "--filter", "derived/memory/valid/document/basic/*",
+                                    "--filter", "valid/document/basic"};
+    ConformRun a = conform(join(sel, {"--decoder", with_fault("big-heap", "decode")}));
     EXPECT_EQ(a.code, 0) << a.out;
     ConformRun b = conform(join(sel, persistent("big-heap")));
     EXPECT_EQ(b.code, 0) << b.out;
-    EXPECT_GT(b.results["cases"][0]["rss_kb"].get<long>(), 200 * 1024);  // it is measured, and not charged
+    EXPECT_GT(b.results["cases"][0]["rss_kb"].get<long>(), 100 * 1024);  // it is measured, and not charged
 }
 
 TEST(Hostile, MemoryLimitIsAHardCap) {
     auto argv = split_command(with_fault("big-heap", "decode"));
     auto free = run_process(argv, "", std::chrono::seconds(20));
-    EXPECT_GT(free.peak_kb, 200 * 1024);
-    auto capped = run_process(argv, "", std::chrono::seconds(20), SpawnLimits{1u << 20, 120 * 1024});
+    EXPECT_GT(free.peak_kb, 100 * 1024);
+    auto capped = run_process(argv, "", std::chrono::seconds(20), SpawnLimits{1u << 20, 90 * 1024});
     EXPECT_TRUE(capped.exited);
-    EXPECT_LT(capped.peak_kb, 120 * 1024);
-    ConformRun r = conform(join({"--no-derived", "--memory-limit", "256"}, per_case("big-heap")));
+    EXPECT_LT(capped.peak_kb, 90 * 1024);
+    ConformRun r = conform({"--no-derived", "--memory-limit", "256", "--filter", "valid/document/basic", "--decoder", with_fault("big-heap", "decode")});
+    EXPECT_EQ(r.code, 0) << r.out;
     EXPECT_EQ(r.results["memory_cap"], "RLIMIT_AS of 256 MiB per testee process");
 }
 

@@ -21,7 +21,7 @@
 //   answer-twice        (serve) sends every response again ~50 ms later
 //   bytes-before        (serve) writes a complete accept frame before the first request
 //   child-alloc         on a lying length, a child process allocates and touches 300 MiB
-//   big-heap            allocates and touches 200 MiB on its first request and keeps it
+//   big-heap            allocates and touches 120 MiB on its first request and keeps it
 //   setsid-sleeper      leaves a `setsid sleep` holding its stdout behind on every request
 //   huge-output         floods stdout (serve: a response frame declaring 4 GiB, then a flood)
 //   bad-utf8            rejects with `error: x\xC0\x80y` and invalid UTF-8 on stderr
@@ -92,7 +92,7 @@ void maybe_planted_trouble(const std::string& input) {
     }
     if (fault == "big-heap") {
         static bool done = false;
-        if (!done) touch(200u << 20, true), done = true;
+        if (!done) touch(120u << 20, true), done = true;
     }
     if (fault == "setsid-sleeper" && ::fork() == 0) {
         ::setsid();
