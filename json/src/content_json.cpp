@@ -220,9 +220,38 @@ private:
     void sid(StringId id) {
         if (!c_.strings.contains(id))
             throw JsonError("string id " + std::to_string(id) + " is not in the container's string store");
-        str(c_.strings.view(id));
+        const std::string_view v = c_.strings.view(id);
+        // A string used many times (a label, or a hostile 1 MiB attribute on every token) is
+        // checked once: when it needs no escape and no {"utf16"} form, its bytes go out as they are.
+        if (plain_.empty()) plain_.assign(c_.strings.size(), unknown);
+        if (plain_[id] == unknown) plain_[id] = is_plain(v) ? yes : no;
+        if (plain_[id] == no) {
+            str(v);
+        } else if (sink_ && v.size() >= flush_size) {
+            out_ += '"';
+            (*sink_)(out_);
+            out_.clear();
+            (*sink_)(v);
+            out_ += '"';
+        } else {
+            out_ += '"';
+            out_ += v;
+            out_ += '"';
+        }
         maybe_flush();
     }
+    // True when the JSON string literal of v is v between quotes: no byte that needs an escape
+    // and no lone surrogate (WTF-8 ED A0..BF).
+    static bool is_plain(std::string_view v) {
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const auto b = static_cast<unsigned char>(v[i]);
+            if (b < 0x20 || b == '"' || b == '\\' || b == 0x7F) return false;
+            if (b == 0xED && i + 1 < v.size() && static_cast<unsigned char>(v[i + 1]) >= 0xA0) return false;
+        }
+        return true;
+    }
+    static constexpr std::uint8_t unknown = 0, yes = 1, no = 2;
+    std::vector<std::uint8_t> plain_;  // per string id
 
     void doc(const Doc& d, int level) {
         out_ += '{';

@@ -1,5 +1,7 @@
 #include "child.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -51,7 +53,11 @@ ChildResult run_ond(const std::vector<std::string>& args, const ChildOptions& op
     int pipe_fds[2] = {-1, -1};
     if (opt.feed && ::pipe(pipe_fds) != 0) throw std::runtime_error("pipe failed");
 
-    std::vector<std::string> all = {OND_EXE};
+    // The child runs ond through this binary's measuring mode (see main below): a process forked
+    // from the test starts with the test's resident pages counted, one forked from the small
+    // measuring process does not.
+    const std::string peak_path = work.path() + "/peak";
+    std::vector<std::string> all = {"/proc/self/exe", "--measure-child", peak_path, OND_EXE};
     all.insert(all.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : all) argv.push_back(a.data());
@@ -93,15 +99,38 @@ ChildResult run_ond(const std::vector<std::string>& args, const ChildOptions& op
         ::sigaction(SIGPIPE, &old, nullptr);
     }
     int status = 0;
-    rusage ru{};
-    while (::wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     ChildResult r;
     r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.peak_kib = static_cast<std::uint64_t>(ru.ru_maxrss);
+    r.peak_kib = std::strtoull(slurp(peak_path).c_str(), nullptr, 10);
     if (opt.keep_stdout) r.out = slurp(out_path);
     r.err = slurp(err_path);
     return r;
 }
 
+int measure_child(const char* peak_path, char** argv) {
+    const pid_t pid = ::fork();
+    if (pid < 0) return 127;
+    if (pid == 0) {
+        ::execv(argv[0], argv);
+        ::_exit(127);
+    }
+    int status = 0;
+    rusage ru{};
+    while (::wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
+    }
+    std::ofstream(peak_path) << ru.ru_maxrss << "\n";
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    ::signal(WTERMSIG(status), SIG_DFL);
+    ::raise(WTERMSIG(status));  // die the same way, so the test sees the signal
+    return 128 + WTERMSIG(status);
+}
+
 }  // namespace ond::hostile
+
+int main(int argc, char** argv) {
+    if (argc >= 4 && std::strcmp(argv[1], "--measure-child") == 0) return ond::hostile::measure_child(argv[2], argv + 3);
+    testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}

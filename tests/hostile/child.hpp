@@ -26,6 +26,10 @@ struct ChildOptions {
     unsigned cpu_seconds = 30;
 };
 
+// Runs `argv` (argv[0] a path) as a child, writes its peak resident memory in KiB (wait4) to
+// `peak_path`, and exits as it did: the measuring mode of the test binary.
+int measure_child(const char* peak_path, char** argv);
+
 // Runs the built `ond` with `args`.
 ChildResult run_ond(const std::vector<std::string>& args, const ChildOptions& opt = {});
 

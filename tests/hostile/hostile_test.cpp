@@ -85,7 +85,7 @@ std::string many_empty_strings(std::uint32_t count) {
 
 TEST(Hostile, DecodeOfAStringBombStreamsItsJson) {
     TempDir dir;
-    const std::string input = str(ond::encode(string_bomb(64 * 1024, 1000)));  // ~400 MB of JSON
+    const std::string input = str(ond::encode(string_bomb(32 * 1024, 1000)));  // ~200 MB of JSON
     const std::string path = dir.write("bomb.ondc", input);
     for (const char* cmd : {"decode", "stream"}) {
         ChildOptions opt;
@@ -99,7 +99,7 @@ TEST(Hostile, DecodeOfAStringBombStreamsItsJson) {
 
 TEST(Hostile, StreamedJsonIsTheWholeJson) {
     TempDir dir;
-    const ond::Container c = string_bomb(100 * 1000, 30);  // a few pieces of 64 KiB
+    const ond::Container c = string_bomb(100 * 1000, 10);  // many pieces of 64 KiB
     const std::string path = dir.write("bomb.ondc", str(ond::encode(c)));
     for (const char* cmd : {"decode", "stream"}) {
         ChildOptions opt;
@@ -163,7 +163,7 @@ std::string zeros_array(std::size_t n) {
 
 TEST(Hostile, EncodeOfLongArraysOfWrongElementsFailsAtTheFirst) {
     TempDir dir;
-    const std::string zeros = zeros_array(2'000'000);  // 4 MB
+    const std::string zeros = zeros_array(1'000'000);  // 2 MB
     const std::string empty_doc = R"("text":"","ents":null,"cats":null,"spans":[])";
     const struct {
         std::string json;
@@ -199,7 +199,7 @@ TEST(Hostile, EndlessZerosAreRefusedAtTheHeader) {
     opt.cpu_seconds = 10;
     ChildResult r = run_ond({"validate", "-"}, opt);
     EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.out.substr(0, r.out.find(':', 9)), "<stdin>: invalid at byte 0: header.bad-magic (R6)") << r.out;
+    EXPECT_EQ(r.out.rfind("<stdin>: invalid at byte 0: header.bad-magic (R6): ", 0), 0u) << r.out;
     EXPECT_LT(r.peak_kib, bound_kib(0, 0));
     r = run_ond({"decode"}, opt);
     EXPECT_EQ(r.status, 1);
@@ -233,11 +233,14 @@ TEST(Hostile, AGoodHeaderThenEndlessBytesStopsOneBytePastTheDeclaredEnd) {
         const ChildResult r = run_ond(args, opt);
         EXPECT_EQ(r.status, 1) << cmd;
         EXPECT_LT(fed, std::uint64_t{64} << 20) << cmd;  // the pipe's buffer, not the stream
-        if (std::string(cmd) == "validate")
-            EXPECT_EQ(r.out.substr(0, r.out.find(':', 9)), "<stdin>: invalid at byte 112: container.trailing-bytes (R6)");
-        if (std::string(cmd) == "decode") EXPECT_EQ(r.err_first_line(), "error: container.trailing-bytes");
-        if (std::string(cmd) == "inspect")
+        const std::string c = cmd;
+        if (c == "validate") {
+            EXPECT_EQ(r.out.rfind("<stdin>: invalid at byte 112: container.trailing-bytes (R6): ", 0), 0u) << r.out;
+        } else if (c == "decode") {
+            EXPECT_EQ(r.err_first_line(), "error: container.trailing-bytes");
+        } else {
             EXPECT_NE(r.out.find("!! 00000070 container.trailing-bytes (R6)"), std::string::npos) << r.out;
+        }
         EXPECT_LT(r.peak_kib, bound_kib(0, 0)) << cmd;
     }
 }
