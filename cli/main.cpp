@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ond/content_json.hpp"
@@ -130,8 +131,11 @@ public:
         if (!declared) return data;
         const std::uint64_t limit = *declared + 1;
         std::size_t used = data.size();
+        // A regular file's size is bytes that exist: read it in one step rather than doubling.
+        const std::uint64_t first_step = std::max<std::uint64_t>(regular_file_size() + 1, used) - used;
         while (used < limit) {
-            const std::uint64_t step = std::min<std::uint64_t>(limit - used, std::max<std::size_t>(65536, used));
+            const std::uint64_t step =
+                std::min<std::uint64_t>(limit - used, std::max<std::uint64_t>({65536, used, used == 12 ? first_step : 0}));
             data.resize(used + static_cast<std::size_t>(step));
             const std::size_t n = read_fully(data.data() + used, static_cast<std::size_t>(step));
             used += n;
@@ -141,11 +145,17 @@ public:
         return data;
     }
 
+    // The size of a regular file (0 for a pipe or a terminal).
+    std::uint64_t regular_file_size() const {
+        struct stat st {};
+        return ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
+    }
+
     std::vector<std::byte> read_all() {
-        std::vector<std::byte> data;
+        std::vector<std::byte> data(static_cast<std::size_t>(regular_file_size()) + 1);
         std::size_t used = 0;
         for (;;) {
-            if (data.size() - used < 65536) data.resize(used + std::max<std::size_t>(65536, used));
+            if (used == data.size()) data.resize(used + std::max<std::size_t>(65536, used));
             const std::size_t n = read(data.data() + used, data.size() - used);
             if (n == 0) break;
             used += n;
