@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -151,14 +152,23 @@ public:
         return ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
     }
 
-    std::vector<std::byte> read_all() {
+    // All of a JSON input, or up to the first control byte other than tab, line feed and
+    // carriage return: JSON text can hold none anywhere, so the parser's first error is at or
+    // before it, and endless binary input (/dev/zero) is refused at once.
+    std::vector<std::byte> read_json() {
         std::vector<std::byte> data(static_cast<std::size_t>(regular_file_size()) + 1);
         std::size_t used = 0;
         for (;;) {
             if (used == data.size()) data.resize(used + std::max<std::size_t>(65536, used));
             const std::size_t n = read(data.data() + used, data.size() - used);
             if (n == 0) break;
+            const std::byte* first = data.data() + used;
             used += n;
+            if (std::any_of(first, first + n, [](std::byte b) {
+                    const auto c = static_cast<unsigned char>(b);
+                    return c < 0x20 && c != '\t' && c != '\n' && c != '\r';
+                }))
+                break;
         }
         data.resize(used);
         return data;
@@ -220,7 +230,7 @@ int cmd_decode(const std::string& file, bool pretty) {
 
 int cmd_encode(const std::string& file) {
     Input in(file);
-    const std::vector<std::byte> data = in.read_all();
+    const std::vector<std::byte> data = in.read_json();
     std::vector<std::byte> bytes;
     try {
         const std::string_view text(reinterpret_cast<const char*>(data.data()), data.size());

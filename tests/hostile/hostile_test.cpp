@@ -211,6 +211,11 @@ TEST(Hostile, EndlessZerosAreRefusedAtTheHeader) {
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.out.find("header.bad-magic (R6)"), std::string::npos) << r.out;
     EXPECT_LT(r.peak_kib, bound_kib(0, 0));
+    // JSON holds no NUL anywhere: encode stops reading at the first block that has one.
+    r = run_ond({"encode"}, opt);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err_first_line(), "error: json.invalid");
+    EXPECT_LT(r.peak_kib, bound_kib(0, 0));
 }
 
 TEST(Hostile, AGoodHeaderThenEndlessBytesStopsOneBytePastTheDeclaredEnd) {
