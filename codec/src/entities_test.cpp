@@ -71,10 +71,21 @@ TEST(Entities, R22_CountZeroIsAnnotatedWithNoEntities) {
     Container c = Accept(d.bytes());
     EXPECT_TRUE(c.docs[0].has_ents);
     EXPECT_TRUE(c.docs[0].ents.empty());
-    // Also with no tokens.
+}
+
+TEST(Entities, R22_CountZeroWithoutTokensIsValidNonCanonical) {
+    // No token can carry an entity tag, so the canonical writer leaves section 4 out (W2): the
+    // bytes are accepted (read as annotated, no entities) and re-encode without the section.
     EntDoc e({}, 0);
     Container k = Accept(e.bytes());
     EXPECT_TRUE(k.docs[0].has_ents);
+    EXPECT_TRUE(k.docs[0].ents.empty());
+    const std::vector<std::uint8_t> again = Encode(k);
+    EXPECT_NE(again, e.bytes());
+    EXPECT_EQ(again.size(), e.bytes().size() - kFrame - 1);  // the frame and its count byte
+    Container back = Accept(again);
+    EXPECT_FALSE(back.docs[0].has_ents);
+    EXPECT_TRUE(same_content(back, k));
 }
 
 TEST(Entities, R22_CountAboveBytesOverSeven) {

@@ -180,6 +180,10 @@ Corpus load_corpus(const std::string& dir) {
             k.input = read_checked(k.input_path);
             std::string exp = str_or(jc, "expected");
             if (!exp.empty()) k.expected = read_checked(exp);
+            // What a testee that accepts an implementation-defined case must produce: content
+            // JSON (decode), JSON lines (stream) or bytes (encode).
+            std::string if_accepted = str_or(jc, "if_accepted");
+            if (!if_accepted.empty()) k.if_accepted = read_checked(if_accepted);
             // The reference's choice: implementation-defined cases that name an error are
             // rejected (their `expected` is then what a lenient reader would produce).
             k.expect_accept = k.verdict != Verdict::invalid && k.error.empty();

@@ -25,6 +25,7 @@ struct Case {
     std::string input_path;             // relative to the corpus (derived: the source's)
     std::string input;                  // bytes (decode, stream) or content JSON (encode)
     std::optional<std::string> expected;  // decode: content JSON; stream: JSON lines; encode: bytes
+    std::optional<std::string> if_accepted;  // the if-accepted file's bytes (impl cases)
     std::string error;                  // expected error code, "" if none
     bool canonical = false;
     bool expect_accept = true;          // what the reference does (and so what strict demands)
