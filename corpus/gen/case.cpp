@@ -78,7 +78,7 @@ void Registry::invalid(std::string name, Rules rules, std::string desc, Buf byte
 }
 
 void Registry::impl(std::string name, Rules rules, std::string desc, Buf bytes, std::string code,
-                    Container if_accepted, std::optional<Buf> read_alike) {
+                    Container if_accepted, std::optional<ReadAlike> read_alike) {
     Case& c = add(std::move(name), std::move(rules), std::move(desc));
     c.verdict = Verdict::impl;
     c.folder = "impl";

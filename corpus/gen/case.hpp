@@ -19,6 +19,17 @@ enum class Verdict { valid, noncanonical, invalid, impl };
 const char* to_string(Kind k);
 const char* to_string(Verdict v);
 
+// Bytes the reference accepts that a reader accepting an implementation-defined input must read
+// the same way: the input with the offending section removed or its padding zeroed, or with an
+// offending stored string replaced by `marker`, a string used nowhere else, which then stands
+// for `means` (a stored empty label, a repeated group name).
+struct ReadAlike {
+    Buf bytes;
+    std::string marker, means;
+    ReadAlike(Buf b, std::string m = {}, std::string v = {})  // NOLINT: plain bytes read naturally
+        : bytes(std::move(b)), marker(std::move(m)), means(std::move(v)) {}
+};
+
 struct Case {
     Kind kind = Kind::decode;
     Verdict verdict = Verdict::valid;
@@ -33,8 +44,7 @@ struct Case {
     // Implementation-defined cases: what a reader or writer that accepts must produce.
     std::optional<Container> if_accepted;    // decode: content (encode: the content as it is)
     std::vector<Container> stream_if_accepted;  // stream: every container of the input
-    std::optional<Buf> read_alike;           // decode: bytes the reference accepts that an accepting
-                                             // reader reads as the input (the item skipped or zeroed)
+    std::optional<ReadAlike> read_alike;     // decode: cross-check of `if_accepted`
     std::string folder;                      // verdict folder ("valid", ..., "encode", "encode-refuse")
     std::string ext;                         // "ondc", "ondb", "stream" (decode/stream), or of the bytes
     // Regressions only:
@@ -55,10 +65,10 @@ public:
     void invalid(std::string name, Rules rules, std::string desc, Buf bytes, std::string code);
     // The spec lets a reader accept; the reference rejects with this code. `if_accepted` is what
     // an accepting reader must produce: the offending item skipped (a misplaced known section)
-    // or kept as it is (a score, a name, a label, padding). `read_alike`, when given, is the
-    // same input with the item removed or zeroed, which the reference must read as `if_accepted`.
+    // or kept as it is (a score, a name, a label, padding). Without `read_alike`, the input must
+    // be the raw writer's picture of `if_accepted` (the item kept as it is).
     void impl(std::string name, Rules rules, std::string desc, Buf bytes, std::string code, Container if_accepted,
-              std::optional<Buf> read_alike = {});
+              std::optional<ReadAlike> read_alike = {});
     // Back-to-back ONDC containers; `read` the containers read before a clean end or the fault;
     // for an implementation-defined fault, `if_accepted` every container an accepting reader reads.
     void stream(std::string name, Verdict v, Rules rules, std::string desc, Buf bytes, std::vector<Container> read,

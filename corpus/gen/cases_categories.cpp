@@ -50,12 +50,15 @@ void add_categories_cases(Registry& r) {
                   k.docs[0].cats->cats[1].label = V(static_cast<std::uint32_t>(k.table.entries.size()));
               }),
               "categories.duplicate-label");
-    r.impl("label-stored-empty", {"R15"}, "a category label naming a stored empty string",
-           edit(s, [](raw::Canon& k) {
-               k.table.entries.push_back(raw::utf8(""));
-               k.docs[0].cats->cats[1].label = V(static_cast<std::uint32_t>(k.table.entries.size()));
-           }),
-           "categories.label-empty", with(s, [](Doc& d) { d.cats[1].label = 0; }));
+    auto label_at_end = [&](const char* stored) {
+        return edit(s, [stored](raw::Canon& k) {
+            k.table.entries.push_back(raw::utf8(stored));
+            k.docs[0].cats->cats[1].label = V(static_cast<std::uint32_t>(k.table.entries.size()));
+        });
+    };
+    r.impl("label-stored-empty", {"R15"}, "a category label naming a stored empty string", label_at_end(""),
+           "categories.label-empty", with(s, [](Doc& d) { d.cats[1].label = 0; }),
+           ReadAlike{label_at_end("~marker~"), "~marker~", ""});
     const std::pair<const char*, std::uint32_t> scores[] = {
         {"nan", 0x7FC00000u},      {"above-one", 0x3F800001u}, {"minus-half", 0xBF000000u},
         {"infinity", 0x7F800000u}, {"minus-infinity", 0xFF800000u}, {"negative-subnormal", 0x80000001u},

@@ -202,6 +202,15 @@ TEST(Generator, WrongIfAcceptedContentFailsLoudly) {
     const Buf nan_score = gen::edit(s, [](raw::Canon& k) { k.docs[0].cats->cats[0].score = 0x7FC00000u; });
     r.impl("kept-score-other-value", {"R4"}, "if-accepted content whose score is not the input's",
            nan_score, "categories.score-out-of-range", gen::with(s, [](ond::Doc& d) { d.cats[0].score = 2.0f; }));
+    auto last_label = [&](const char* stored) {
+        return gen::edit(s, [stored](raw::Canon& k) {
+            k.table.entries.push_back(raw::utf8(stored));
+            k.docs[0].cats->cats[1].label = gen::V(static_cast<std::uint32_t>(k.table.entries.size()));
+        });
+    };
+    r.impl("marker-means-other-label", {"R15"}, "a marker that stands for 'x', not for the empty label",
+           last_label(""), "categories.label-empty", gen::with(s, [](ond::Doc& d) { d.cats[1].label = 0; }),
+           gen::ReadAlike{last_label("~m~"), "~m~", "x"});
     r.area("encode");
     r.encode_impl("writable-content", {"R4"}, "content the reference writes is not implementation-defined", t,
                   "content.score-out-of-range");
@@ -215,9 +224,11 @@ TEST(Generator, WrongIfAcceptedContentFailsLoudly) {
         const std::string msg = e.what();
         for (const char* want : {
                  "impl/section/skipped-section-other-content: the if-accepted content differs from the reference's "
-                 "reading of the input with the item skipped",
-                 "impl/categories/kept-score-other-value: the if-accepted content is neither the picture of the input "
-                 "nor checked by bytes read alike",
+                 "reading of the bytes read alike: doc.text: expected \"Ada Lovelace met",
+                 "impl/categories/kept-score-other-value: the input is not the picture of its if-accepted content, and "
+                 "no bytes read alike check it",
+                 "impl/categories/marker-means-other-label: the if-accepted content differs from the reference's "
+                 "reading of the bytes read alike: doc.cats[1].label: expected \"\", got \"x\"",
                  "encode-impl/encode/writable-content: expected refusal content.score-out-of-range, the reference gave ''",
                  "encode-impl/encode/writable-content: the if-accepted bytes should meet an implementation-defined "
                  "fault in the reference reader, it accepted",
