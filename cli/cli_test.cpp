@@ -141,11 +141,14 @@ TEST(Decode, BinWithCrc) {
     c.docs.resize(2);
     c.docs[0].set_text("x");
     c.docs[1].set_text("yz");
+    c.docs[1].tokens.resize(1);  // entity annotation needs a token (R22)
+    c.docs[1].tokens.length[0] = 2;
     c.docs[1].has_ents = true;
     const Result r = run({"decode"}, Encode(c));
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, R"({"format":"ONDB","crc":true,"docs":[{"text":"x","tokens":[],"ents":null,"cats":null,"spans":[]},)"
-                     R"({"text":"yz","tokens":[],"ents":[],"cats":null,"spans":[]}]})"
+                     R"({"text":"yz","tokens":[{"start":0,"length":2,"norm":"","lemma":"","pos":"","tag":"","dep":"","morph":"",)"
+                     R"("head":0,"sent":0,"conf":1}],"ents":[],"cats":null,"spans":[]}]})"
                      "\n");
 }
 

@@ -71,10 +71,25 @@ TEST(Entities, R22_CountZeroIsAnnotatedWithNoEntities) {
     Container c = Accept(d.bytes());
     EXPECT_TRUE(c.docs[0].has_ents);
     EXPECT_TRUE(c.docs[0].ents.empty());
-    // Also with no tokens.
+}
+
+TEST(Entities, R22_CountZeroWithoutTokensIsValidNonCanonical) {
+    // No token can carry an entity tag, so the canonical writer leaves section 4 out (W2): the
+    // bytes are accepted (read as annotated, no entities) and re-encode without the section.
     EntDoc e({}, 0);
     Container k = Accept(e.bytes());
     EXPECT_TRUE(k.docs[0].has_ents);
+    EXPECT_TRUE(k.docs[0].ents.empty());
+    const std::vector<std::uint8_t> again = Encode(k);
+    EXPECT_NE(again, e.bytes());
+    Ctr canonical;  // no section 4, and the table loses the strings nothing uses
+    canonical.add(1, strings_content({}));
+    canonical.add(2, text_content("Hello big world"));
+    canonical.add(3, tokens_content({}));
+    EXPECT_TRUE(SameBytes(again, canonical.build()));
+    Container back = Accept(again);
+    EXPECT_FALSE(back.docs[0].has_ents);
+    EXPECT_TRUE(same_content(back, k));
 }
 
 TEST(Entities, R22_CountAboveBytesOverSeven) {

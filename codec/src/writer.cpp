@@ -399,11 +399,12 @@ void encode_span_groups_section(Out& o, const Doc& d, const std::string& path, c
     o.end_section(at, path + ".spans", "the span groups section");
 }
 
-// W2: 2, 3 always; 4 when entity annotation is set; in ONDC 6 and 7 when present.
+// W2: 2, 3 always; 4 when entity annotation is set and there are tokens (R22: without tokens
+// there is no entity annotation to write); in ONDC 6 and 7 when present.
 void encode_doc_sections(Out& o, const Doc& d, const TableBuilder& t, bool ondc, const std::string& p) {
     encode_text_section(o, d, p);
     encode_tokens_section(o, d, p, t);
-    if (d.has_ents) encode_entities_section(o, d, p, t);
+    if (d.has_ents && d.tokens.size() > 0) encode_entities_section(o, d, p, t);
     if (ondc && d.has_cats) encode_categories_section(o, d, p, t);
     if (ondc && !d.spans.empty()) encode_span_groups_section(o, d, p, t);
 }

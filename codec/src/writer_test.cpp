@@ -200,6 +200,46 @@ TEST(Writer, W4_ConfidenceModeOneWhenAnyIsNotExactlyOne) {
     }
 }
 
+TEST(Writer, W2_NoEntitiesSectionWithoutTokens) {
+    // R22: a document without tokens has no entity annotation to write, whatever has_ents says.
+    Container c = ondc("text");
+    c.docs[0].has_ents = true;
+    Ctr x;
+    x.add(1, strings_content({}));
+    x.add(2, text_content("text"));
+    x.add(3, B{0, 0});
+    EXPECT_TRUE(SameBytes(Encode(c), x.build()));
+    c.docs[0].has_ents = false;
+    EXPECT_TRUE(SameBytes(Encode(c), x.build()));
+    // Read back: no section 4, and the same content (has_ents carries nothing without tokens).
+    Container back = Accept(x.build());
+    EXPECT_FALSE(back.docs[0].has_ents);
+    c.docs[0].has_ents = true;
+    EXPECT_TRUE(same_content(back, c));
+    // In a bin's record too, next to a record with tokens that keeps its section 4.
+    Container b;
+    b.format = Format::ondb;
+    Doc& d0 = b.docs.emplace_back();
+    d0.set_text("");
+    d0.has_ents = true;
+    Doc& d1 = b.docs.emplace_back();
+    d1.set_text("Hi");
+    add_token(b, d1, 0, 2, 0);
+    d1.has_ents = true;
+    Ctr y("ONDB");
+    y.add(1, strings_content({}));
+    B s5;
+    s5.u32(2);
+    B r0;
+    r0.section(2, text_content("")).section(3, B{0, 0});
+    s5.u32(static_cast<std::uint32_t>(r0.size())).append(r0);
+    B r1;
+    r1.section(2, text_content("Hi")).section(3, tokens_content({{0, 2}})).section(4, entities_content({}));
+    s5.u32(static_cast<std::uint32_t>(r1.size())).append(r1);
+    y.add(5, s5);
+    EXPECT_TRUE(SameBytes(Encode(b), y.build()));
+}
+
 TEST(Writer, W4_NoTokensIsModeZero) {
     Container c = ondc("");
     Ctr x;

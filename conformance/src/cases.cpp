@@ -221,6 +221,8 @@ Corpus load_corpus(const std::string& dir) {
             k.input = read_checked(k.input_path);
             std::string exp = str_or(jc, "expected");
             if (!exp.empty()) k.expected = read_checked(exp);
+            // What a testee that accepts an implementation-defined case must produce: content
+            // JSON (decode), JSON lines (stream) or bytes (encode).
             std::string if_acc = str_or(jc, "if_accepted");
             if (!if_acc.empty()) k.if_accepted = read_checked(if_acc);
             // The reference's choice: implementation-defined cases that name an error are

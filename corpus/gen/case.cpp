@@ -78,18 +78,19 @@ void Registry::invalid(std::string name, Rules rules, std::string desc, Buf byte
 }
 
 void Registry::impl(std::string name, Rules rules, std::string desc, Buf bytes, std::string code,
-                    std::optional<Container> accepted) {
+                    Container if_accepted, std::optional<ReadAlike> read_alike) {
     Case& c = add(std::move(name), std::move(rules), std::move(desc));
     c.verdict = Verdict::impl;
     c.folder = "impl";
     c.ext = ext_of(bytes);
     c.input = std::move(bytes);
     c.error = std::move(code);
-    c.expected = std::move(accepted);
+    c.if_accepted = std::move(if_accepted);
+    c.read_alike = std::move(read_alike);
 }
 
 void Registry::stream(std::string name, Verdict v, Rules rules, std::string desc, Buf bytes,
-                      std::vector<Container> read, std::string code) {
+                      std::vector<Container> read, std::string code, std::vector<Container> if_accepted) {
     Case& c = add(std::move(name), std::move(rules), std::move(desc));
     c.kind = Kind::stream;
     c.verdict = v;
@@ -98,6 +99,7 @@ void Registry::stream(std::string name, Verdict v, Rules rules, std::string desc
     c.input = std::move(bytes);
     c.stream_read = std::move(read);
     c.error = std::move(code);
+    c.stream_if_accepted = std::move(if_accepted);
 }
 
 void Registry::encode(std::string name, Rules rules, std::string desc, const Container& content) {
@@ -118,12 +120,24 @@ void Registry::refuse(std::string name, Rules rules, std::string desc, const Con
     c.error = std::move(code);
 }
 
+void Registry::encode_impl(std::string name, Rules rules, std::string desc, const Container& content, std::string code) {
+    Case& c = add(std::move(name), std::move(rules), std::move(desc));
+    c.kind = Kind::encode;
+    c.verdict = Verdict::impl;
+    c.folder = "encode-impl";
+    c.content = content;
+    c.if_accepted = content;
+    c.error = std::move(code);
+    c.ext = content.format == Format::ondb ? "ondb" : "ondc";
+}
+
 std::vector<Case> all_cases() {
     Registry r;
     void (*const areas[])(Registry&) = {
         add_header_cases,  add_crc_cases,      add_varint_cases,     add_string_cases, add_table_cases,
         add_section_cases, add_text_cases,     add_tokens_cases,     add_entities_cases, add_categories_cases,
         add_spans_cases,   add_bin_cases,      add_stream_cases,     add_encode_cases, add_document_cases,
+        add_rulings_cases,
     };
     for (auto* f : areas) f(r);
     return std::move(r.cases());

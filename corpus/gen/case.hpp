@@ -19,6 +19,17 @@ enum class Verdict { valid, noncanonical, invalid, impl };
 const char* to_string(Kind k);
 const char* to_string(Verdict v);
 
+// Bytes the reference accepts that a reader accepting an implementation-defined input must read
+// the same way: the input with the offending section removed or its padding zeroed, or with an
+// offending stored string replaced by `marker`, a string used nowhere else, which then stands
+// for `means` (a stored empty label, a repeated group name).
+struct ReadAlike {
+    Buf bytes;
+    std::string marker, means;
+    ReadAlike(Buf b, std::string m = {}, std::string v = {})  // NOLINT: plain bytes read naturally
+        : bytes(std::move(b)), marker(std::move(m)), means(std::move(v)) {}
+};
+
 struct Case {
     Kind kind = Kind::decode;
     Verdict verdict = Verdict::valid;
@@ -29,6 +40,11 @@ struct Case {
     std::vector<Container> stream_read;      // stream: the containers read before the end or fault
     std::string error;                       // expected code (invalid, impl, encode refusals)
     std::optional<Container> content;       // encode: the content to write
+    std::string content_text;                // encode: the content's JSON as spelled (default: to_json)
+    // Implementation-defined cases: what a reader or writer that accepts must produce.
+    std::optional<Container> if_accepted;    // decode: content (encode: the content as it is)
+    std::vector<Container> stream_if_accepted;  // stream: every container of the input
+    std::optional<ReadAlike> read_alike;     // decode: cross-check of `if_accepted`
     std::string folder;                      // verdict folder ("valid", ..., "encode", "encode-refuse")
     std::string ext;                         // "ondc", "ondb", "stream" (decode/stream), or of the bytes
     // Regressions only:
@@ -47,17 +63,27 @@ public:
     void noncanonical(std::string name, Rules rules, std::string desc, Buf bytes, const Container& expected);
     // Every reader must reject, with this code from the reference.
     void invalid(std::string name, Rules rules, std::string desc, Buf bytes, std::string code);
-    // The spec lets a reader accept; the reference rejects with this code. `accepted` is what an
-    // accepting reader should produce, when that is meaningful.
-    void impl(std::string name, Rules rules, std::string desc, Buf bytes, std::string code,
-              std::optional<Container> accepted = {});
-    // Back-to-back ONDC containers; `read` the containers read before a clean end or the fault.
+    // The spec lets a reader accept; the reference rejects with this code. `if_accepted` is what
+    // an accepting reader must produce: the offending item skipped (a misplaced known section)
+    // or kept as it is (a score, a name, a label, padding). Without `read_alike`, the input must
+    // be the raw writer's picture of `if_accepted` (the item kept as it is).
+    void impl(std::string name, Rules rules, std::string desc, Buf bytes, std::string code, Container if_accepted,
+              std::optional<ReadAlike> read_alike = {});
+    // Back-to-back ONDC containers; `read` the containers read before a clean end or the fault;
+    // for an implementation-defined fault, `if_accepted` every container an accepting reader reads.
     void stream(std::string name, Verdict v, Rules rules, std::string desc, Buf bytes, std::vector<Container> read,
-                std::string code = {});
+                std::string code = {}, std::vector<Container> if_accepted = {});
     // Writable content and its canonical bytes.
     void encode(std::string name, Rules rules, std::string desc, const Container& c);
     // Content a writer must refuse with this `content.*` code.
     void refuse(std::string name, Rules rules, std::string desc, const Container& c, std::string code);
+    // Content the reference refuses with this `content.*` code only by its own choice (R4, R24):
+    // a writer may write it, and then must write the canonical bytes of the content as it is.
+    void encode_impl(std::string name, Rules rules, std::string desc, const Container& c, std::string code);
+
+    // The last encode case's content file holds this JSON text, which must read as its content
+    // (for spellings to_json does not write: a number past the binary32 range, f32bits).
+    void spell_content(std::string json) { cases_.back().content_text = std::move(json); }
 
     std::vector<Case>& cases() { return cases_; }
 
@@ -83,6 +109,7 @@ void add_bin_cases(Registry& r);
 void add_stream_cases(Registry& r);
 void add_encode_cases(Registry& r);
 void add_document_cases(Registry& r);
+void add_rulings_cases(Registry& r);
 
 // All cases of every area, in a fixed order.
 std::vector<Case> all_cases();

@@ -129,7 +129,7 @@ void add_bin_cases(Registry& r) {
                    else
                        s.push_back(x);
                }),
-               "section.misplaced");
+               "section.misplaced", b, canonical(b));
     r.invalid("record-missing-text", {"R10"}, "record 0 without section 2",
               edit_records(b, [](raw::Canon&, raw::RRecords& rr) { rr.records[0].sections.erase(rr.records[0].sections.begin()); }),
               "section.missing");

@@ -50,19 +50,23 @@ void add_categories_cases(Registry& r) {
                   k.docs[0].cats->cats[1].label = V(static_cast<std::uint32_t>(k.table.entries.size()));
               }),
               "categories.duplicate-label");
-    r.impl("label-stored-empty", {"R15"}, "a category label naming a stored empty string",
-           edit(s, [](raw::Canon& k) {
-               k.table.entries.push_back(raw::utf8(""));
-               k.docs[0].cats->cats[1].label = V(static_cast<std::uint32_t>(k.table.entries.size()));
-           }),
-           "categories.label-empty");
+    auto label_at_end = [&](const char* stored) {
+        return edit(s, [stored](raw::Canon& k) {
+            k.table.entries.push_back(raw::utf8(stored));
+            k.docs[0].cats->cats[1].label = V(static_cast<std::uint32_t>(k.table.entries.size()));
+        });
+    };
+    r.impl("label-stored-empty", {"R15"}, "a category label naming a stored empty string", label_at_end(""),
+           "categories.label-empty", with(s, [](Doc& d) { d.cats[1].label = 0; }),
+           ReadAlike{label_at_end("~marker~"), "~marker~", ""});
     const std::pair<const char*, std::uint32_t> scores[] = {
         {"nan", 0x7FC00000u},      {"above-one", 0x3F800001u}, {"minus-half", 0xBF000000u},
         {"infinity", 0x7F800000u}, {"minus-infinity", 0xFF800000u}, {"negative-subnormal", 0x80000001u},
     };
     for (const auto& [name, b] : scores) {
         r.impl(std::string("score-") + name, {"R4"}, std::string("a category score outside [0, 1] (") + name + ")",
-               edit(s, [b = b](raw::Canon& k) { k.docs[0].cats->cats[0].score = b; }), "categories.score-out-of-range");
+               edit(s, [b = b](raw::Canon& k) { k.docs[0].cats->cats[0].score = b; }), "categories.score-out-of-range",
+               with(s, [b = b](Doc& d) { d.cats[0].score = raw::bits_float(b); }));
     }
     r.invalid("count-one-past-bytes", {"R23"}, "count 3 over two written categories (10 bytes; 15 needed)",
               edit(s, [](raw::Canon& k) { k.docs[0].cats->count = V(3); }), "categories.count-exceeds-bytes");

@@ -75,10 +75,10 @@ void add_section_cases(Registry& r) {
     // Misplaced known ids (R9): implementation-defined, the reference rejects.
     r.impl("records-in-ondc", {"R9", "L2"}, "section 5 (bin records) inside an ONDC body; a reader that skips it as unknown gets the document",
            edit_sections(s, [](raw::Sections& x) { insert_before(x, 6, raw::RSection{5, Buf{0, 0, 0, 0}, {}}); }), "section.misplaced",
-           s);
+           s, canonical(s));
     r.impl("records-in-ondc-at-end", {"R9", "L2"}, "section 5 after section 3; a reader that skips it as unknown gets the document",
            edit_sections(t, [](raw::Sections& x) { x.push_back(raw::RSection{5, Buf{0, 0, 0, 0}, {}}); }), "section.misplaced",
-           t);
+           t, canonical(t));
     for (std::uint8_t id : std::initializer_list<std::uint8_t>{2, 3, 4})
         r.impl("section-" + std::to_string(id) + "-in-bin-body", {"R9", "L2"},
                "section " + std::to_string(id) + " between sections 1 and 5 of an ONDB body",
@@ -87,7 +87,7 @@ void add_section_cases(Registry& r) {
                    raw::RSection* sec = find_section(doc, id == 4 ? 3 : id);
                    x.insert(x.begin() + 1, raw::RSection{id, id == 4 ? Buf{0} : sec->body, {}});
                }),
-               "section.misplaced");
+               "section.misplaced", ondb(), canonical(ondb()));
 
     // Required sections (R10).
     r.invalid("missing-table", {"R10", "L2"}, "an ONDC body without section 1",

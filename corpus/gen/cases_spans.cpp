@@ -42,30 +42,36 @@ void add_spans_cases(Registry& r) {
 
     r.invalid("name-zero", {"R24", "R15"}, "a group with name index 0",
               edit(s, [](raw::Canon& k) { k.docs[0].groups->groups[0].name = V(0); }), "spans.group-name-missing");
-    r.impl("name-stored-empty", {"R15", "R24"}, "a group name naming a stored empty string",
-           edit(s, [](raw::Canon& k) {
-               k.table.entries.push_back(raw::utf8(""));
-               k.docs[0].groups->groups[1].name = V(static_cast<std::uint32_t>(k.table.entries.size()));
-           }),
-           "spans.group-name-empty");
+    // Group 1's name, or span 0 of group 1's label, pointing at `stored` appended to the table.
+    auto name_at_end = [&](raw::RStr stored) {
+        return edit(s, [stored](raw::Canon& k) {
+            k.table.entries.push_back(stored);
+            k.docs[0].groups->groups[1].name = V(static_cast<std::uint32_t>(k.table.entries.size()));
+        });
+    };
+    auto label_at_end = [&](const char* stored) {
+        return edit(s, [stored](raw::Canon& k) {
+            k.table.entries.push_back(raw::utf8(stored));
+            k.docs[0].groups->groups[1].spans[0].label = V(static_cast<std::uint32_t>(k.table.entries.size()));
+        });
+    };
+    const std::string first_name(s.strings.view(s.docs[0].spans[0].name));
+    r.impl("name-stored-empty", {"R15", "R24"}, "a group name naming a stored empty string", name_at_end(raw::utf8("")),
+           "spans.group-name-empty", with(s, [](Doc& d) { d.spans[1].name = 0; }),
+           ReadAlike{name_at_end(raw::utf8("~marker~")), "~marker~", ""});
     r.impl("duplicate-name-index", {"R24"}, "two groups with the same name index",
            edit(s, [](raw::Canon& k) { k.docs[0].groups->groups[1].name = k.docs[0].groups->groups[0].name; }),
-           "spans.duplicate-group-name");
+           "spans.duplicate-group-name", with(s, [](Doc& d) { d.spans[1].name = d.spans[0].name; }),
+           ReadAlike{name_at_end(raw::utf8("~marker~")), "~marker~", first_name});
     r.impl("duplicate-name-value", {"R24", "R14"}, "two groups whose name indexes differ but hold equal strings",
-           edit(s, [](raw::Canon& k) {
-               const std::uint32_t first = k.docs[0].groups->groups[0].name.v;
-               k.table.entries.push_back(k.table.entries[first - 1]);
-               k.docs[0].groups->groups[1].name = V(static_cast<std::uint32_t>(k.table.entries.size()));
-           }),
-           "spans.duplicate-group-name");
+           name_at_end(raw::utf8(first_name)), "spans.duplicate-group-name",
+           with(s, [](Doc& d) { d.spans[1].name = d.spans[0].name; }),
+           ReadAlike{name_at_end(raw::utf8("~marker~")), "~marker~", first_name});
     r.invalid("label-zero", {"R24", "R15"}, "a span with label index 0",
               edit(s, [](raw::Canon& k) { k.docs[0].groups->groups[0].spans[1].label = V(0); }), "spans.label-missing");
-    r.impl("label-stored-empty", {"R15", "R24"}, "a span label naming a stored empty string",
-           edit(s, [](raw::Canon& k) {
-               k.table.entries.push_back(raw::utf8(""));
-               k.docs[0].groups->groups[1].spans[0].label = V(static_cast<std::uint32_t>(k.table.entries.size()));
-           }),
-           "spans.label-empty");
+    r.impl("label-stored-empty", {"R15", "R24"}, "a span label naming a stored empty string", label_at_end(""),
+           "spans.label-empty", with(s, [](Doc& d) { d.spans[1].spans[0].label = 0; }),
+           ReadAlike{label_at_end("~marker~"), "~marker~", ""});
     r.invalid("empty", {"R24"}, "a span of length 0",
               edit(s, [](raw::Canon& k) { k.docs[0].groups->groups[0].spans[0].len = V(0); }), "spans.empty");
     r.invalid("end-one-past-n", {"R24"}, "a span [7, 11) in a 10-token document",

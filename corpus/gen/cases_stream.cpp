@@ -72,9 +72,9 @@ void add_stream_cases(Registry& r) {
     Container bin = ondb();
     tokenize(bin, add_doc(bin, "In a bin."), Annot{});
     r.stream("bin-in-stream", impl, {"R25"}, "an ONDB container after an ONDC", raw::concat({ba, canonical(bin)}), {a},
-             "stream.bin-in-stream");
+             "stream.bin-in-stream", {a, bin});
     r.stream("bin-first", impl, {"R25"}, "a stream that starts with an empty ONDB", raw::concat({canonical(ondb()), ba}), {},
-             "stream.bin-in-stream");
+             "stream.bin-in-stream", {ondb(), a});
 }
 
 }  // namespace ond::corpus::gen

@@ -112,10 +112,11 @@ void add_tokens_cases(Registry& r) {
                    packed.back() |= 0x80;
                    k.docs[0].tokens->sent_bytes = packed;
                }),
-               "tokens.sentence-padding", c);
+               "tokens.sentence-padding", c, canonical(c));
     }
     r.impl("sentence-padding-value-3", {"R20", "W5"}, "n = 1: padding bits hold 3s (padding, not a token's value)",
-           edit(counted(1), [](raw::Canon& k) { k.docs[0].tokens->sent_bytes = Buf{0xFD}; }), "tokens.sentence-padding", counted(1));
+           edit(counted(1), [](raw::Canon& k) { k.docs[0].tokens->sent_bytes = Buf{0xFD}; }), "tokens.sentence-padding", counted(1),
+           canonical(counted(1)));
     r.invalid("sentence-bytes-missing", {"R20", "L4"}, "5 tokens but only one sentence byte before the mode (the mode is read as bits)",
               edit(counted(5), [](raw::Canon& k) { k.docs[0].tokens->sent_bytes = Buf{0x55}; }), "field.truncated");
 

@@ -55,6 +55,13 @@ inline Buf edit_spec(const Container& c, const std::function<void(raw::Container
     return edit_sections(c, [](raw::Sections&) {}, g);
 }
 
+// A copy of one-document content `c` with its document changed by `f` (ids stay valid: `f` may
+// only reuse the store's ids, 0 included).
+inline Container with(Container c, const std::function<void(Doc&)>& f) {
+    f(c.docs.at(0));
+    return c;
+}
+
 inline Buf with_byte(Buf b, std::size_t at, std::uint8_t v) {
     b.at(at) = v;
     return b;

@@ -106,6 +106,51 @@ struct Built {
 
 void add_file(Built& b, std::string rel, std::string bytes) { b.files.emplace_back(std::move(rel), std::move(bytes)); }
 
+// One line of content JSON per container, as the stream operation prints them.
+std::string json_lines(const std::vector<Container>& cs) {
+    std::string lines;
+    for (const Container& c : cs) {
+        std::string line = json::to_json(c);
+        while (!line.empty() && line.back() == '\n') line.pop_back();
+        lines += line + "\n";
+    }
+    return lines;
+}
+
+// The if-accepted content of an implementation-defined decode case, checked against the case's
+// bytes: the reference must read `read_alike` as that content (its marker string standing for
+// what it means), or else the input must be the raw writer's picture of it (the item kept as it
+// is: a score, a name).
+void check_if_accepted(const Case& k, const std::string& id, Problems& p) {
+    if (!k.if_accepted) {
+        p.add(id, "an implementation-defined case needs its if-accepted content");
+        return;
+    }
+    check_json_round_trip(id, *k.if_accepted, p);
+    if (!k.read_alike) {
+        if (raw::bytes(raw::canon(*k.if_accepted)) != k.input)
+            p.add(id, "the input is not the picture of its if-accepted content, and no bytes read alike check it");
+        return;
+    }
+    const ReadAlike& ra = *k.read_alike;
+    Outcome r = attempt([&] { return ond::decode(view(ra.bytes)); });
+    if (!r.ok) {
+        p.add(id, "the bytes read alike are " + r.describe());
+        return;
+    }
+    std::string got = json::to_json(r.c);
+    if (!ra.marker.empty()) {
+        // As JSON string literals (plain ASCII markers are spelled the same by both writers).
+        const std::string marker = ojson(ra.marker).dump(), means = ojson(ra.means).dump();
+        std::size_t n = 0;
+        for (std::size_t at = got.find(marker); at != std::string::npos; at = got.find(marker, at + means.size()), ++n)
+            got.replace(at, marker.size(), means);
+        if (n == 0) p.add(id, "the marker string of the bytes read alike is not in their content");
+    }
+    if (auto d = json::compare_content(json_text(*k.if_accepted), got))
+        p.add(id, "the if-accepted content differs from the reference's reading of the bytes read alike: " + *d);
+}
+
 // A decode case (also a regression). Returns the files; reports mismatches.
 void build_decode(const Case& k, const std::string& id, const std::string& base, Built& b, Problems& p) {
     const Buf& in = k.input;
@@ -149,23 +194,20 @@ void build_decode(const Case& k, const std::string& id, const std::string& base,
         const ErrorVerdict want = k.verdict == Verdict::invalid ? ErrorVerdict::invalid : ErrorVerdict::implementation_defined;
         if (!info || info->verdict != want)
             p.add(id, "code " + k.error + " does not have verdict " + to_string(k.verdict));
-        if (k.expected) {
-            Outcome w = attempt([&] {
-                ond::check_writable(*k.expected);
-                return Container{};
-            });
-            if (!w.ok) p.add(id, "the accepted content of an impl case is not writable: " + w.what);
-            check_json_round_trip(id, *k.expected, p);
-        }
+        if (k.verdict == Verdict::impl) check_if_accepted(k, id, p);
     }
     const std::string ext = "." + k.ext;
     add_file(b, base + ext, as_str(in));
     b.entry["input"] = base + ext;
-    if (k.expected) {
+    if (k.expected && k.verdict != Verdict::impl && k.verdict != Verdict::invalid) {
         add_file(b, base + ".json", json_text(*k.expected));
         b.entry["expected"] = base + ".json";
     } else {
         b.entry["expected"] = nullptr;
+    }
+    if (k.verdict == Verdict::impl && k.if_accepted) {
+        add_file(b, base + ".if-accepted.json", json_text(*k.if_accepted));
+        b.entry["if_accepted"] = base + ".if-accepted.json";
     }
     add_file(b, base + ".txt", listing_of(in));
     b.entry["listing"] = base + ".txt";
@@ -201,14 +243,28 @@ void build_stream(const Case& k, const std::string& id, const std::string& base,
                       (code.empty() ? std::string("a clean end") : what));
     if (got.size() != k.stream_read.size())
         p.add(id, "expected " + std::to_string(k.stream_read.size()) + " containers, read " + std::to_string(got.size()));
-    std::string lines;
     for (std::size_t i = 0; i < k.stream_read.size(); ++i) {
         if (i < got.size() && !same_content(got[i], k.stream_read[i]))
             p.add(id, "container " + std::to_string(i) + " differs from the expected content");
-        std::string line = json::to_json(k.stream_read[i]);
-        while (!line.empty() && line.back() == '\n') line.pop_back();
-        lines += line + "\n";
         check_json_round_trip(id, k.stream_read[i], p);
+    }
+    const std::string lines = json_lines(k.stream_read);
+    if (k.verdict == Verdict::impl) {
+        // Every container of the input, each as the reference reads it alone.
+        std::size_t at = 0, i = 0;
+        for (; at + 12 <= in.size() && i < k.stream_if_accepted.size(); ++i) {
+            const std::size_t body = in[at + 8] | in[at + 9] << 8 | in[at + 10] << 16 | std::size_t{in[at + 11]} << 24;
+            const std::size_t size = 12 + body + (in[at + 6] & 1 ? 4 : 0);
+            if (at + size > in.size()) break;
+            const Buf one(in.begin() + static_cast<std::ptrdiff_t>(at), in.begin() + static_cast<std::ptrdiff_t>(at + size));
+            Outcome d = attempt([&] { return ond::decode(view(one)); });
+            if (!d.ok || !same_content(d.c, k.stream_if_accepted[i]))
+                p.add(id, "if-accepted container " + std::to_string(i) + " is not the reference's reading of it alone");
+            check_json_round_trip(id, k.stream_if_accepted[i], p);
+            at += size;
+        }
+        if (k.stream_if_accepted.empty() || at != in.size() || i != k.stream_if_accepted.size())
+            p.add(id, "the if-accepted containers are not the whole input");
     }
     if (!k.error.empty()) {
         const ErrorInfo* info = find_error(k.error);
@@ -226,10 +282,55 @@ void build_stream(const Case& k, const std::string& id, const std::string& base,
     b.entry["error"] = k.error.empty() ? ojson(nullptr) : ojson(k.error);
     b.entry["error_offset"] = offset ? ojson(*offset) : ojson(nullptr);
     b.entry["stream_count"] = k.stream_read.size();
+    if (k.verdict == Verdict::impl) {
+        add_file(b, base + ".if-accepted.jsonl", json_lines(k.stream_if_accepted));
+        b.entry["if_accepted"] = base + ".if-accepted.jsonl";
+    }
+}
+
+// The reference's refusal code for content, from check_writable and from encode (they agree).
+std::string refusal_of(const Container& c, const std::string& id, Problems& p) {
+    std::string code, code2;
+    try {
+        ond::check_writable(c);
+    } catch (const ond::Error& e) {
+        code = std::string(e.code());
+    }
+    try {
+        ond::encode(c);
+    } catch (const ond::Error& e) {
+        code2 = std::string(e.code());
+    }
+    if (code != code2) p.add(id, "check_writable and encode disagree: '" + code + "' / '" + code2 + "'");
+    return code;
+}
+
+// Content the reference refuses by its own choice (R4, R24). A writer that accepts writes the
+// content as it is: the raw writer's canonical picture. The reference reader must then meet an
+// implementation-defined fault in those bytes, which shows the refusal is only a choice.
+void build_encode_impl(const Case& k, const std::string& id, const std::string& base, const Container& c, Built& b,
+                       Problems& p) {
+    const std::string code = refusal_of(c, id, p);
+    if (code != k.error) p.add(id, "expected refusal " + k.error + ", the reference gave '" + code + "'");
+    const ErrorInfo* info = find_error(k.error);
+    if (!info || info->verdict != ErrorVerdict::content) p.add(id, "code " + k.error + " is not a content.* code");
+    const Buf bytes = raw::bytes(raw::canon(c));
+    Outcome d = attempt([&] { return ond::decode(view(bytes)); });
+    const ErrorInfo* read_info = d.ok ? nullptr : find_error(d.code);
+    if (!read_info || read_info->verdict != ErrorVerdict::implementation_defined)
+        p.add(id, "the if-accepted bytes should meet an implementation-defined fault in the reference reader, it " +
+                      d.describe());
+    const std::string ext = ".if-accepted." + k.ext;
+    add_file(b, base + ext, as_str(bytes));
+    add_file(b, base + ".txt", listing_of(bytes));
+    b.entry["expected"] = nullptr;
+    b.entry["listing"] = base + ".txt";
+    b.entry["error"] = k.error;
+    b.entry["if_accepted"] = base + ext;
 }
 
 void build_encode(const Case& k, const std::string& id, const std::string& base, Built& b, Problems& p) {
-    const std::string text = json_text(*k.content);
+    const std::string text = k.content_text.empty() ? json_text(*k.content) : k.content_text;
     Container c;
     try {
         c = json::from_json(text);
@@ -237,6 +338,7 @@ void build_encode(const Case& k, const std::string& id, const std::string& base,
         p.add(id, std::string("content JSON does not read back: ") + e.what());
         return;
     }
+    if (!same_content(c, *k.content)) p.add(id, "the content JSON does not read as the case's content");
     add_file(b, base + ".content.json", text);
     b.entry["input"] = base + ".content.json";
     if (k.verdict == Verdict::valid) {
@@ -257,21 +359,11 @@ void build_encode(const Case& k, const std::string& id, const std::string& base,
         b.entry["expected"] = base + ext;
         b.entry["listing"] = base + ".txt";
         b.entry["error"] = nullptr;
+    } else if (k.verdict == Verdict::impl) {
+        build_encode_impl(k, id, base, c, b, p);
     } else {
-        std::string code;
-        try {
-            ond::check_writable(c);
-        } catch (const ond::Error& e) {
-            code = std::string(e.code());
-        }
-        std::string code2;
-        try {
-            ond::encode(c);
-        } catch (const ond::Error& e) {
-            code2 = std::string(e.code());
-        }
-        if (code != k.error || code2 != k.error)
-            p.add(id, "expected refusal " + k.error + ", the reference gave '" + code + "' / '" + code2 + "'");
+        const std::string code = refusal_of(c, id, p);
+        if (code != k.error) p.add(id, "expected refusal " + k.error + ", the reference gave '" + code + "'");
         const ErrorInfo* info = find_error(k.error);
         if (!info || info->verdict != ErrorVerdict::content) p.add(id, "code " + k.error + " is not a content.* code");
         b.entry["expected"] = nullptr;
@@ -311,6 +403,9 @@ std::vector<Case> load_regressions(const fs::path& source, Problems& p) {
                 k.error = d.code;
                 const ErrorInfo* info = find_error(d.code);
                 k.verdict = info && info->verdict == ErrorVerdict::implementation_defined ? Verdict::impl : Verdict::invalid;
+                if (k.verdict == Verdict::impl)
+                    p.add(k.regression_path, "the reference meets an implementation-defined fault (" + d.code +
+                                                 "): make it a case with its if-accepted content instead");
             }
         } else {
             std::size_t pos = 0;
@@ -326,6 +421,9 @@ std::vector<Case> load_regressions(const fs::path& source, Problems& p) {
             } catch (const ond::Error& e) {
                 k.error = std::string(e.code());
                 k.verdict = e.verdict() == ErrorVerdict::implementation_defined ? Verdict::impl : Verdict::invalid;
+                if (k.verdict == Verdict::impl)
+                    p.add(k.regression_path, "the reference meets an implementation-defined fault (" + k.error +
+                                                 "): make it a case with its if-accepted content instead");
             }
         }
         if (k.harness.empty() || k.date.size() != 10) p.add(k.regression_path, "needs a harness and a YYYY-MM-DD date");

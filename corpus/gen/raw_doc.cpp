@@ -198,7 +198,9 @@ RDoc doc_picture(const Doc& d, Numbering& num, bool single) {
         for (float f : t.conf) tk.conf.push_back(float_bits(f));
     r.tokens = std::move(tk);
 
-    if (d.has_ents) {
+    // W2 (R22): no section 4 without tokens; entities there are unwritable, so keep them
+    // (a picture of refused content must still show them).
+    if (d.has_ents && (n > 0 || !d.ents.empty())) {
         REnts e;
         std::uint32_t end = 0;
         for (const Entity& x : d.ents) {

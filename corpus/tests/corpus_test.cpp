@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "case.hpp"
 #include "common.hpp"
 #include "generator.hpp"
@@ -150,7 +152,7 @@ TEST(Generator, RegressionsWriteAndCheck) {
     const fs::path exp = temp_dir("export");
     EXPECT_EQ(run_corpus({"corpus", "--corpus", out.string(), "export", exp.string()}), 0);
     const std::string version = slurp(exp / "VERSION");
-    EXPECT_EQ(version.rfind("format_version 1\ncorpus_version 1.0.0\n", 0), 0u);
+    EXPECT_EQ(version.rfind("format_version 1\ncorpus_version 2.0.0\n", 0), 0u);
     EXPECT_NE(version.find(sha256_hex(slurp(out / "manifest.json")) + "  manifest.json\n"), std::string::npos);
     EXPECT_EQ(slurp(exp / "regressions" / "head-crash.ondc"), std::string(bad.begin(), bad.end()));
     EXPECT_EQ(run_corpus({"corpus", "--corpus", out.string(), "list", "--verdict", "impl"}), 0);
@@ -184,4 +186,88 @@ TEST(Generator, WrongCaseFailsLoudly) {
             << msg;
         EXPECT_NE(msg.find("coverage: only 0 cases (at least 400 wanted)"), std::string::npos) << msg;
     }
+}
+
+// If-accepted content is checked against the case's own bytes, and encode-impl content must be
+// refused by the reference only by choice.
+TEST(Generator, WrongIfAcceptedContentFailsLoudly) {
+    gen::Registry r;
+    r.area("section");
+    const ond::Container t = gen::tiny();
+    const Buf misplaced = gen::edit_sections(t, [](raw::Sections& x) { x.push_back(raw::RSection{5, Buf{0, 0, 0, 0}, {}}); });
+    r.impl("skipped-section-other-content", {"R9"}, "if-accepted content that is not the input read without section 5",
+           misplaced, "section.misplaced", gen::sample(), gen::canonical(t));
+    r.area("categories");
+    const ond::Container s = gen::sample();
+    const Buf nan_score = gen::edit(s, [](raw::Canon& k) { k.docs[0].cats->cats[0].score = 0x7FC00000u; });
+    r.impl("kept-score-other-value", {"R4"}, "if-accepted content whose score is not the input's",
+           nan_score, "categories.score-out-of-range", gen::with(s, [](ond::Doc& d) { d.cats[0].score = 2.0f; }));
+    auto last_label = [&](const char* stored) {
+        return gen::edit(s, [stored](raw::Canon& k) {
+            k.table.entries.push_back(raw::utf8(stored));
+            k.docs[0].cats->cats[1].label = gen::V(static_cast<std::uint32_t>(k.table.entries.size()));
+        });
+    };
+    r.impl("marker-means-other-label", {"R15"}, "a marker that stands for 'x', not for the empty label",
+           last_label(""), "categories.label-empty", gen::with(s, [](ond::Doc& d) { d.cats[1].label = 0; }),
+           gen::ReadAlike{last_label("~m~"), "~m~", "x"});
+    r.area("encode");
+    r.encode_impl("writable-content", {"R4"}, "content the reference writes is not implementation-defined", t,
+                  "content.score-out-of-range");
+    r.area("stream");
+    r.stream("if-accepted-short", gen::Verdict::impl, {"R25"}, "if-accepted containers that miss the bin",
+             raw::concat({gen::canonical(t), gen::canonical(gen::ondb())}), {t}, "stream.bin-in-stream", {t});
+    try {
+        gen::generate(r.cases(), OND_CORPUS_SOURCE_DIR);
+        FAIL() << "generate accepted wrong if-accepted content";
+    } catch (const gen::GenError& e) {
+        const std::string msg = e.what();
+        for (const char* want : {
+                 "impl/section/skipped-section-other-content: the if-accepted content differs from the reference's "
+                 "reading of the bytes read alike: doc.text: expected \"Ada Lovelace met",
+                 "impl/categories/kept-score-other-value: the input is not the picture of its if-accepted content, and "
+                 "no bytes read alike check it",
+                 "impl/categories/marker-means-other-label: the if-accepted content differs from the reference's "
+                 "reading of the bytes read alike: doc.cats[1].label: expected \"\", got \"x\"",
+                 "encode-impl/encode/writable-content: expected refusal content.score-out-of-range, the reference gave ''",
+                 "encode-impl/encode/writable-content: the if-accepted bytes should meet an implementation-defined "
+                 "fault in the reference reader, it accepted",
+                 "impl/stream/if-accepted-short: the if-accepted containers are not the whole input",
+             })
+            EXPECT_NE(msg.find(want), std::string::npos) << want << "\n" << msg;
+    }
+}
+
+// The manifest names every impl case's if-accepted file, hashed like its other files.
+TEST(Generator, ImplCasesCarryIfAcceptedFiles) {
+    gen::Tree t;
+    try {
+        t = gen::generate(gen::all_cases(), OND_CORPUS_SOURCE_DIR);
+    } catch (const gen::GenError& e) {
+        FAIL() << e.what();
+    }
+    const auto m = nlohmann::json::parse(t.at("manifest.json"));
+    int impl = 0;
+    for (const auto& c : m.at("cases")) {
+        const bool is_impl = c.at("verdict") == "impl";
+        ASSERT_EQ(c.contains("if_accepted"), is_impl) << c.at("id");
+        if (!is_impl) continue;
+        ++impl;
+        const std::string path = c.at("if_accepted");
+        ASSERT_TRUE(t.count(path)) << path;
+        EXPECT_EQ(c.at("sha256").at(path), sha256_hex(t.at(path))) << path;
+        const std::string kind = c.at("kind");
+        const std::string ext = kind == "decode" ? ".if-accepted.json" : kind == "stream" ? ".if-accepted.jsonl" : ".if-accepted.ondc";
+        EXPECT_EQ(path, "cases/" + c.at("id").get<std::string>() + ext);
+    }
+    EXPECT_EQ(impl, 34);
+    // A NaN score survives as its bit pattern; the skipped section leaves the document as it was.
+    EXPECT_NE(t.at("cases/impl/categories/score-nan.if-accepted.json").find(R"("score": {"f32bits": 2143289344})"),
+              std::string::npos);
+    EXPECT_EQ(t.at("cases/impl/section/records-in-ondc.if-accepted.json"), t.at("cases/valid/section/all-sections.json"));
+    // The n = 0 section 4 is non-canonical, and the writer leaves it out.
+    EXPECT_TRUE(t.count("cases/noncanonical/entities/annotated-none-no-tokens.ondc"));
+    EXPECT_FALSE(t.count("cases/valid/entities/annotated-none-no-tokens.ondc"));
+    const std::string none = t.at("cases/encode/encode/no-section-4-without-tokens.ondc");
+    EXPECT_EQ(none.size(), 12u + 6 + 6 + 7u);  // header, table (count 0), text (encoding only), tokens (n 0, mode 0)
 }

@@ -274,7 +274,9 @@ private:
                 for (float f : t.conf) put_u32(s, float_bits(f));
             section(out, 3, s);
         }
-        if (d.has_ents) {
+        // W2 (R22): no section 4 without tokens; entities there are unwritable, so keep them
+        // (their bytes must then fail to read).
+        if (d.has_ents && (n > 0 || !d.ents.empty())) {
             std::vector<std::byte> s;
             put_varint(s, static_cast<std::uint32_t>(d.ents.size()));
             std::uint32_t prev_end = 0;

@@ -19,7 +19,8 @@ public:
 };
 
 // Container -> JSON text (one line unless pretty). Floats as the shortest text that reads back
-// to the same binary32 bits; -0.0 as "-0.0"; strings with lone surrogates as {"utf16": [...]}.
+// to the same binary32 bits; -0.0 as "-0.0"; NaN and infinities as {"f32bits": N} (the 32-bit
+// pattern, payload and sign kept); strings with lone surrogates as {"utf16": [...]}.
 std::string to_json(const Container& c, bool pretty = false);
 
 // The same text followed by a newline, handed to `sink` piece by piece (about 64 KiB each) as
@@ -29,7 +30,7 @@ using JsonSink = std::function<void(std::string_view)>;
 void write_json(const Container& c, const JsonSink& sink, bool pretty = false);
 
 // JSON text -> Container (strings interned into c.strings). Floats are read from their decimal
-// text straight to the nearest binary32. Throws JsonError for malformed JSON, unknown or
+// text straight to the nearest binary32, or from {"f32bits": N} (N in 0..2^32-1). Throws JsonError for malformed JSON, unknown or
 // missing keys and values of the wrong type or outside their field's range (e.g. a negative
 // start). Content that is well-typed but cannot be written (a head outside the document, a
 // sentence value of 3, an infinite confidence, categories in a bin, ...) is loaded as it is and
@@ -37,14 +38,16 @@ void write_json(const Container& c, const JsonSink& sink, bool pretty = false);
 // longer than 2^32 - 1 UTF-16 units raises ond::Error (content.too-large) from Doc::set_text.
 Container from_json(std::string_view text);
 
-// Structural comparison of two content JSON texts: keys in any order, floats by binary32 bits,
-// strings by UTF-16 code units. nullopt when equal, else the first difference, e.g.
+// Structural comparison of two content JSON texts: keys in any order, floats by binary32 bits
+// (a number and {"f32bits": N} alike), strings by UTF-16 code units, and `ents` null and []
+// equal in a document without tokens (R22). nullopt when equal, else the first difference, e.g.
 // "docs[2].tokens[17].head: expected 3, got 4". Throws JsonError if either is not valid JSON.
 std::optional<std::string> compare_content(std::string_view expected, std::string_view actual);
 
 // The float rules of the content model, for tools that handle content JSON themselves.
 // format_float: the shortest decimal that reads back to the same bits ("-0.0" for negative
-// zero). Throws JsonError for NaN and infinities, which the content model cannot hold.
+// zero). Throws JsonError for NaN and infinities, which a JSON number cannot hold (to_json
+// writes those as {"f32bits": N}).
 std::string format_float(float f);
 // parse_float: a JSON number's text to the nearest binary32 (ties to even), +-inf past the
 // largest finite value, +-0 below half the smallest subnormal. Throws JsonError when the text
