@@ -12,6 +12,7 @@ packages=(
   libisal-dev
   zip unzip  # fuzz/oss-fuzz: seed corpus zips (build.sh, local-build.sh)
   chromium  # conformance: renders the HTML results page headless in a test
+  nodejs mono-mcs  # conformance/examples: the JavaScript and C# adapter templates, run through the suite by CTest
 )
 # Opt-in: the peers the benchmarks compare against (bench/ only; the codec never links them).
 for arg in "$@"; do
