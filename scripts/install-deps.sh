@@ -15,6 +15,7 @@ packages=(
   libc++-14-dev libc++abi-14-dev  # fuzz/oss-fuzz-emulate.py: the AFL++ build uses libc++ as OSS-Fuzz does
   python3-yaml  # fuzz/oss-fuzz-emulate.py (project.yaml), .github/check_workflows.py
   chromium  # conformance: renders the HTML results page headless in a test
+  nodejs mono-mcs  # conformance/examples: the JavaScript and C# adapter templates, run through the suite by CTest
 )
 # Opt-in: the peers the benchmarks compare against (bench/ only; the codec never links them).
 for arg in "$@"; do
