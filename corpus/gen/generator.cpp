@@ -107,6 +107,13 @@ struct Built {
 void add_file(Built& b, std::string rel, std::string bytes) { b.files.emplace_back(std::move(rel), std::move(bytes)); }
 
 // A decode case (also a regression). Returns the files; reports mismatches.
+// Single-fault cases name the one check they isolate (proved by the suite-power test).
+void add_single_fault(const Case& k, Built& b) {
+    if (k.isolates.empty()) return;
+    b.entry["single_fault"] = true;
+    b.entry["isolates"] = k.isolates;
+}
+
 void build_decode(const Case& k, const std::string& id, const std::string& base, Built& b, Problems& p) {
     const Buf& in = k.input;
     Outcome d = attempt([&] { return ond::decode(view(in)); });
@@ -171,6 +178,7 @@ void build_decode(const Case& k, const std::string& id, const std::string& base,
     b.entry["listing"] = base + ".txt";
     b.entry["error"] = k.error.empty() ? ojson(nullptr) : ojson(k.error);
     b.entry["error_offset"] = d.ok ? ojson(nullptr) : ojson(d.offset);
+    add_single_fault(k, b);
     b.entry["canonical"] = canonical;
 }
 
@@ -226,6 +234,7 @@ void build_stream(const Case& k, const std::string& id, const std::string& base,
     b.entry["error"] = k.error.empty() ? ojson(nullptr) : ojson(k.error);
     b.entry["error_offset"] = offset ? ojson(*offset) : ojson(nullptr);
     b.entry["stream_count"] = k.stream_read.size();
+    add_single_fault(k, b);
 }
 
 void build_encode(const Case& k, const std::string& id, const std::string& base, Built& b, Problems& p) {
