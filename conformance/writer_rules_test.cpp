@@ -62,7 +62,7 @@ struct Doc2 {
         B k;
         k.varint(2, count_pad).varint(0).varint(2).varint(1).varint(2);
         k.varint(norm[0]).varint(norm[1]).varint(lemma[0]).varint(lemma[1]);
-        for (int i = 0; i < 8; ++i) k.varint(0);  // pos, tag, dep, morph; then heads (delta 0)
+        for (int i = 0; i < 10; ++i) k.varint(0);  // pos, tag, dep, morph; then the heads (delta 0)
         k.u8(sent).u8(mode1 ? 1 : 0);
         if (mode1) k.u32(0x3F800000).u32(0x3F800000);
         const std::string body = section(1, t.s) + section(2, B().u8(0).raw("ab cd").s) + section(3, k.s) + extra_sections;

@@ -219,6 +219,16 @@ std::string resolve_executable(const std::string& name) {
 
 ProcessResult run_process(const std::vector<std::string>& argv, std::string_view input,
                           std::chrono::milliseconds timeout, std::size_t max_output) {
+    bool given = false;
+    return run_process(argv, [&]() -> std::string_view {
+        if (given) return {};
+        given = true;
+        return input;
+    }, timeout, max_output);
+}
+
+ProcessResult run_process(const std::vector<std::string>& argv, const std::function<std::string_view()>& next,
+                          std::chrono::milliseconds timeout, std::size_t max_output) {
     ProcessResult r;
     auto t0 = Clock::now();
     int in_w = -1, out_r = -1, err_r = -1;
@@ -226,6 +236,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::string_view
     if (pid < 0) return r;
     r.started = true;
 
+    std::string_view input = next();  // the piece being written
     std::size_t written = 0;
     if (input.empty()) close_fd(in_w);
     auto deadline = t0 + timeout;
@@ -253,7 +264,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::string_view
                 ssize_t w = ::write(in_w, input.data() + written, std::min<std::size_t>(input.size() - written, 65536));
                 if (w > 0) {
                     written += static_cast<std::size_t>(w);
-                    if (written == input.size()) close_fd(in_w);
+                    if (written == input.size()) {
+                        input = next();
+                        written = 0;
+                        if (input.empty()) close_fd(in_w);
+                    }
                 } else if (w < 0 && errno != EAGAIN && errno != EINTR) {
                     close_fd(in_w);  // EPIPE: the child does not read its input
                 }

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -40,6 +41,10 @@ struct ProcessResult {
 // Output beyond max_output bytes per stream is discarded (the case then counts as a crash by the
 // caller's choice: `out_truncated`).
 ProcessResult run_process(const std::vector<std::string>& argv, std::string_view input,
+                          std::chrono::milliseconds timeout, std::size_t max_output = 256u << 20);
+// The same with the input made piece by piece, for inputs too large to hold (`ond conform
+// --large`): `next` returns the next bytes (valid until the following call), empty at the end.
+ProcessResult run_process(const std::vector<std::string>& argv, const std::function<std::string_view()>& next,
                           std::chrono::milliseconds timeout, std::size_t max_output = 256u << 20);
 
 // A long-lived child speaking the framed protocol of PROTOCOL.md. Not thread-safe: one per thread.

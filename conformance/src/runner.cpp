@@ -13,6 +13,7 @@
 #include "derive.hpp"
 #include "ond/content_json.hpp"
 #include "report.hpp"
+#include "writer_check.hpp"
 
 namespace ond::conformance {
 
@@ -61,13 +62,6 @@ std::string mib(long kb) {
     std::ostringstream s;
     s << std::fixed << std::setprecision(1) << static_cast<double>(kb) / 1024.0 << " MiB";
     return s.str();
-}
-
-std::string first_difference(std::string_view a, std::string_view b) {
-    std::size_t i = 0;
-    while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
-    return "first difference at byte " + std::to_string(i) + " (got " + std::to_string(b.size()) + " bytes, canonical " +
-           std::to_string(a.size()) + ")";
 }
 
 std::string shell_quote(const std::string& s) {
@@ -187,30 +181,8 @@ CaseResult check_case(const Case& c, const Outcome& o, const Options& opt, long 
                     required("verdict", "expected the writer to refuse this content" + (c.error.empty() ? std::string() : " (" + c.error + ")") +
                                             ", it wrote " + std::to_string(o.out.size()) + " bytes");
                 } else if (accepted) {
-                    if (o.out == *c.expected) {
-                        ++r.recommended_pass;
-                    } else {
-                        RefAnswer got = reference_decode(o.out);
-                        RefAnswer want = reference_decode(*c.expected);
-                        if (!got.accept) {
-                            required("content", "the bytes written do not decode: " + got.message);
-                        } else {
-                            std::optional<std::string> d;
-                            try {
-                                d = json::compare_content(want.out, got.out);
-                            } catch (const json::JsonError& e) {
-                                d = e.what();
-                            }
-                            if (d) {
-                                required("content", "the bytes written decode to other content: " + *d);
-                            } else {
-                                ++r.recommended_fail;
-                                r.findings.push_back({Level::recommended, "canonical-writer",
-                                                      "non-canonical writer: same content, other bytes; " +
-                                                          first_difference(*c.expected, o.out)});
-                            }
-                        }
-                    }
+                    if (o.out == *c.expected) ++r.recommended_pass;
+                    else add_writer_findings(*c.expected, o.out, "canonical-writer", r);  // writer_check.cpp
                 } else if (c.expect_accept) {
                     required("verdict", "expected the canonical bytes, the writer refused" +
                                             (o.code.empty() ? std::string() : " (error: " + o.code + ")"));
@@ -389,6 +361,7 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
             else o = testee->supports(op_of(c.kind)) ? testee->run(op_of(c.kind), c.input, w) : Outcome{Outcome::Status::unsupported, {}, {}, {}, 0, 0};
             auto b = baseline.find(op_of(c.kind));
             CaseResult r = check_case(c, o, opt, b == baseline.end() ? 0 : b->second, testee->measures_memory());
+            if (!skipped) check_round_trip(c, o, *testee, w, r);  // writer_check.cpp
             if (r.status == Status::fail && !expected.count(r.id)) failing++;
             rep.results[i] = std::move(r);
             done++;
