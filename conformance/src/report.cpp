@@ -39,6 +39,7 @@ std::string utf8_safe(const std::string& s) {
         std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
         bool ok = n > 0 && i + n <= s.size();
         for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 2;
+        if (ok && c == 0xED && static_cast<unsigned char>(s[i + 1]) >= 0xA0) ok = false;  // a surrogate (WTF-8)
         if (ok) o.append(s, i, n), i += n;
         else o += "\xEF\xBF\xBD", ++i;
     }

@@ -50,10 +50,9 @@ int section_id(const std::string& name) {
 }
 
 std::string quoted(std::string_view wtf8) {
-    std::string q = "'";
-    q.append(wtf8.substr(0, 40));
-    if (wtf8.size() > 40) q += "...";
-    return q + "'";
+    std::size_t cut = std::min<std::size_t>(wtf8.size(), 40);
+    while (cut < wtf8.size() && cut > 0 && (static_cast<unsigned char>(wtf8[cut]) & 0xC0) == 0x80) --cut;  // whole characters
+    return "'" + std::string(wtf8.substr(0, cut)) + (cut < wtf8.size() ? "...'" : "'");
 }
 
 std::string id_list(const std::vector<int>& ids) {

@@ -56,7 +56,7 @@ def conform(args, switch, profile, work):
     serve = f"{args.switchable} --off {switch} serve" if switch else f"{args.switchable} serve"
     cmd = [args.ond, "conform", "--corpus", args.corpus, "--persistent", serve, "--no-derived", "-q",
            "-j", str(args.jobs), "--profile", profile, "--json", out, "--name", switch or "baseline"]
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace", timeout=600)
     if proc.returncode not in (0, 1) or not os.path.exists(out):
         raise RuntimeError(f"{' '.join(cmd)}: exit {proc.returncode}\n{proc.stderr[-2000:]}")
     with open(out, encoding="utf-8") as f:
