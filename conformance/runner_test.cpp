@@ -98,21 +98,36 @@ std::string with_fault(const std::string& fault, const std::string& op) { return
 // The summary line agrees with the per-case results.
 void expect_consistent_last_line(const ConformRun& r) {
     std::smatch m;
-    std::regex re("^CONFORMANCE (PASSED|FAILED): (\\d+) passed, (\\d+) failed, (\\d+) expected failures, (\\d+) skipped$");
+    std::regex re("^CONFORMANCE (PASSED|FAILED): (\\d+) passed, (\\d+) failed, (\\d+) expected failures, (\\d+) skipped, "
+                  "(\\d+) informational, (\\d+) not run$");
     ASSERT_TRUE(std::regex_match(r.last_line, m, re)) << r.last_line;
     EXPECT_EQ(m[1] == "PASSED", r.code == 0);
-    int pass = 0, fail = 0, xfail = 0, skip = 0;
+    int pass = 0, fail = 0, xfail = 0, skip = 0, info = 0, not_run = 0;
     for (const auto& c : r.results["cases"]) {
         std::string s = c["status"];
-        pass += s == "pass" || s == "stale" || s == "info";
+        pass += s == "pass" || s == "stale";
         fail += s == "fail";
         xfail += s == "xfail";
         skip += s == "skip";
+        info += s == "info";
+        not_run += s == "not-run";
     }
     EXPECT_EQ(std::stoi(m[2]), pass);
     EXPECT_EQ(std::stoi(m[3]), fail);
     EXPECT_EQ(std::stoi(m[4]), xfail);
     EXPECT_EQ(std::stoi(m[5]), skip);
+    EXPECT_EQ(std::stoi(m[6]), info);
+    EXPECT_EQ(std::stoi(m[7]), not_run);
+    // The table's total row shows the same numbers.
+    std::smatch t;
+    std::regex total("\ntotal +(\\d+) +(\\d+) +(\\d+) +(\\d+) +\\d+ +\\d+ +(\\d+) +(\\d+) +(\\d+)\n");
+    ASSERT_TRUE(std::regex_search(r.out, t, total)) << r.out;
+    EXPECT_EQ(std::stoi(t[2]), pass);
+    EXPECT_EQ(std::stoi(t[3]), fail);
+    EXPECT_EQ(std::stoi(t[4]), xfail);
+    EXPECT_EQ(std::stoi(t[5]), skip);
+    EXPECT_EQ(std::stoi(t[6]), info);
+    EXPECT_EQ(std::stoi(t[7]), not_run);
 }
 
 TEST(Conform, ReferencePassesTheFixtureCorpus) {
@@ -298,15 +313,37 @@ TEST(Faulty, AWrongErrorCodeIsRecommendedOnly) {
     EXPECT_NE(r.out.find("WARN invalid/crc/mismatch [reason] expected error crc.mismatch, got header.bad-magic"), std::string::npos);
 }
 
-TEST(Profiles, ImplementationDefinedCasesAreInformationalUnderSpec) {
-    ConformRun strict = conform({"--decoder", with_fault("accept-impl", "decode"), "--no-derived"});
-    EXPECT_EQ(strict.code, 1);
-    EXPECT_EQ(strict.failed_ids(), std::vector<std::string>{"impl/categories/score-above-one"});
-    ConformRun spec = conform({"--decoder", with_fault("accept-impl", "decode"), "--no-derived", "--profile", "spec"});
+// The default profile is spec: an implementation-defined case passes either verdict, and an
+// accepted one must give the case's if-accepted content (the score kept as it is).
+TEST(Profiles, SpecIsTheDefaultAndChecksTheIfAcceptedContent) {
+    const std::string id = "impl/categories/score-above-one";
+    ConformRun spec = conform({"--decoder", with_fault("accept-impl", "decode"), "--no-derived"});
     EXPECT_EQ(spec.code, 0) << spec.out;
-    EXPECT_EQ(spec.result("impl/categories/score-above-one")["status"], "info");
-    EXPECT_TRUE(spec.has_finding("impl/categories/score-above-one", "info", "verdict"));
+    EXPECT_EQ(spec.results["profile"], "spec");
+    EXPECT_EQ(spec.result(id)["status"], "info");
+    EXPECT_TRUE(spec.has_finding(id, "info", "verdict"));
+    EXPECT_EQ(spec.results["summary"]["informational"], 1);
     expect_consistent_last_line(spec);
+    EXPECT_EQ(spec.last_line, "CONFORMANCE PASSED: 8 passed, 0 failed, 0 expected failures, 4 skipped, 1 informational, 0 not run");
+
+    // Accepting but giving other content than the if-accepted one is a required failure.
+    ConformRun wrong = conform({"--decoder", with_fault("accept-impl-wrong", "decode"), "--no-derived"});
+    EXPECT_EQ(wrong.code, 1);
+    EXPECT_EQ(wrong.failed_ids(), std::vector<std::string>{id});
+    EXPECT_TRUE(wrong.has_finding(id, "required", "content"));
+    std::string msg = wrong.result(id)["findings"][1]["message"];
+    EXPECT_NE(msg.find("if-accepted content: doc.cats[0].score"), std::string::npos) << msg;
+
+    // The reference's own choice (reject) passes under both profiles.
+    ConformRun clean = conform({"--decoder", adapter + " decode", "--no-derived"});
+    EXPECT_EQ(clean.result(id)["status"], "pass");
+
+    // strict is opt-in and holds the testee to the reference's verdict.
+    ConformRun strict = conform({"--decoder", with_fault("accept-impl", "decode"), "--no-derived", "--profile", "strict"});
+    EXPECT_EQ(strict.code, 1);
+    EXPECT_EQ(strict.failed_ids(), std::vector<std::string>{id});
+    EXPECT_TRUE(strict.has_finding(id, "required", "verdict"));
+    expect_consistent_last_line(strict);
 }
 
 TEST(ExpectedFailures, RatchetStaleAndRewrite) {
@@ -330,7 +367,10 @@ TEST(ExpectedFailures, RatchetStaleAndRewrite) {
                       "--write-expected-failures", list});
     EXPECT_EQ(r2.code, 1);
     auto ids = read_expected_failures(list);
-    EXPECT_EQ(ids, std::set<std::string>{"invalid/tokens/nan-confidence"});
+    ASSERT_EQ(ids.size(), 1u);
+    EXPECT_EQ(ids.begin()->first, "invalid/tokens/nan-confidence");
+    // `id  # reason`: the reason is the first required finding.
+    EXPECT_EQ(ids.begin()->second, "[verdict] expected reject (tokens.confidence-out-of-range), got accept");
     ConformRun r3 = conform({"--decoder", with_fault("nan-conf", "decode"), "--no-derived", "--expected-failures", list});
     EXPECT_EQ(r3.code, 0);
     EXPECT_TRUE(r3.results["stale"].empty());
@@ -343,13 +383,13 @@ TEST(Selection, FilterAndSkip) {
     EXPECT_EQ(r.results["cases"].size(), 5u);
     EXPECT_EQ(r.result("invalid/crc/mismatch")["status"], "skip");
     EXPECT_EQ(r.results["summary"]["skipped"], 1);
-    EXPECT_EQ(r.last_line, "CONFORMANCE PASSED: 4 passed, 0 failed, 0 expected failures, 1 skipped");
+    EXPECT_EQ(r.last_line, "CONFORMANCE PASSED: 4 passed, 0 failed, 0 expected failures, 1 skipped, 0 informational, 0 not run");
 }
 
 TEST(Coverage, RequireRuleCoverageFailsOnAnUncoveredRule) {
     ConformRun r = conform({"--no-derived", "--require-rule-coverage"});
     EXPECT_EQ(r.code, 1);
-    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 13 passed, 0 failed, 0 expected failures, 0 skipped");
+    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 13 passed, 0 failed, 0 expected failures, 0 skipped, 0 informational, 0 not run");
     EXPECT_NE(r.out.find("R99      0 NO CASE"), std::string::npos) << r.out;
     bool seen = false;
     for (const auto& rule : r.results["rule_coverage"])
@@ -519,7 +559,7 @@ TEST(Reports, JsonJunitHtmlAndMerge) {
     EXPECT_NE(pass_at, std::string::npos) << tr;
     EXPECT_NE(fail_at, std::string::npos) << tr;
     EXPECT_LT(pass_at, fail_at);
-    EXPECT_NE(h.find("FAILED: 8 passed, 1 failed, 0 expected failures, 4 skipped"), std::string::npos);
+    EXPECT_NE(h.find("FAILED: 8 passed, 1 failed, 0 expected failures, 4 skipped, 0 informational, 0 not run"), std::string::npos);
 
     std::ostringstream o4, e4;
     EXPECT_EQ(conform_run({"--html-merge", merged}, o4, e4), 2);

@@ -118,20 +118,20 @@ TEST(Derive, CasesFollowTheRules) {
     int bitflips = 0, prefixes = 0, mutations = 0, memory = 0;
     for (const auto& c : cases) {
         RefAnswer ref = reference_answer(c.kind == Kind::stream ? Op::stream : Op::decode, c.input);
-        if (c.origin == "bitflip") {
+        if (c.origin == Origin::bitflip) {
             ++bitflips;
             EXPECT_FALSE(c.expect_accept);
             EXPECT_FALSE(ref.accept) << c.id;
             // Sources are CRC-protected only.
             EXPECT_TRUE(c.source == "valid/document/basic" || c.source == "valid/bin/two-docs" ||
                         c.source == "noncanonical/section/unknown-section") << c.id;
-        } else if (c.origin == "prefix") {
+        } else if (c.origin == Origin::prefix) {
             ++prefixes;
             EXPECT_FALSE(ref.accept) << c.id;
-        } else if (c.origin == "mutation") {
+        } else if (c.origin == Origin::mutation) {
             ++mutations;
             EXPECT_EQ(ref.accept, c.expect_accept) << c.id;
-        } else if (c.origin == "memory") {
+        } else if (c.origin == Origin::memory) {
             ++memory;
             EXPECT_FALSE(ref.accept) << c.id;
             EXPECT_TRUE(c.check_memory);
@@ -160,7 +160,7 @@ TEST(Process, ExitCodesOutputAndSignals) {
     EXPECT_EQ(r.exit_code, 3);
     EXPECT_EQ(r.out, "hello");
     EXPECT_EQ(r.err, "oops\n");
-    EXPECT_GT(r.max_rss_kb, 0);
+    EXPECT_GT(r.peak_kb, 0);
 
     r = run_process({"/bin/sh", "-c", "kill -SEGV $$"}, "", std::chrono::seconds(5));
     EXPECT_FALSE(r.exited);
@@ -210,15 +210,15 @@ TEST(Process, TimeoutKillsTheWholeGroup) {
 TEST(Process, PersistentFramingRestartsAfterACrash) {
     PersistentProcess p({OND_TEST_ADAPTER, "--fault", "crash-on-marker", "serve"});
     std::string good = bytes_of(testing::basic_container(true));
-    auto rep = p.request("D" + good, std::chrono::seconds(10));
+    auto rep = p.request('D', good, std::chrono::seconds(10));
     ASSERT_EQ(static_cast<int>(rep.kind), static_cast<int>(PersistentProcess::Reply::Kind::answer));
     EXPECT_EQ(rep.payload[0], '\0');
     EXPECT_FALSE(json::compare_content(json::to_json(testing::basic_container(true)), rep.payload.substr(1)));
     long first_pid = p.pid();
-    rep = p.request("D" + bytes_of(testing::basic_container(false, "boom now")), std::chrono::seconds(10));
+    rep = p.request('D', bytes_of(testing::basic_container(false, "boom now")), std::chrono::seconds(10));
     EXPECT_EQ(static_cast<int>(rep.kind), static_cast<int>(PersistentProcess::Reply::Kind::crash));
     EXPECT_EQ(rep.signal, SIGSEGV);
-    rep = p.request("Dxx", std::chrono::seconds(10));
+    rep = p.request('D', "xx", std::chrono::seconds(10));
     ASSERT_EQ(static_cast<int>(rep.kind), static_cast<int>(PersistentProcess::Reply::Kind::answer));
     EXPECT_EQ(rep.payload, std::string("\1header.truncated"));
     EXPECT_NE(p.pid(), first_pid);

@@ -1,5 +1,11 @@
 #include "cases.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -30,6 +36,17 @@ const char* verdict_name(Verdict v) noexcept {
     return "?";
 }
 
+const char* origin_name(Origin o) noexcept {
+    switch (o) {
+        case Origin::corpus: return "corpus";
+        case Origin::bitflip: return "bitflip";
+        case Origin::prefix: return "prefix";
+        case Origin::mutation: return "mutation";
+        case Origin::memory: return "memory";
+    }
+    return "?";
+}
+
 std::string read_file(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
     if (!f) throw std::runtime_error("cannot read " + path);
@@ -39,10 +56,34 @@ std::string read_file(const std::string& path) {
 }
 
 void write_file(const std::string& path, const std::string& data) {
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (!f) throw std::runtime_error("cannot write " + path);
-    f.write(data.data(), static_cast<std::streamsize>(data.size()));
-    if (!f) throw std::runtime_error("cannot write " + path);
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+    std::size_t done = 0;
+    while (done < data.size()) {
+        ssize_t w = ::write(fd, data.data() + done, data.size() - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            int e = w < 0 ? errno : EIO;
+            ::close(fd);
+            throw std::runtime_error("cannot write " + path + ": " + std::strerror(e));
+        }
+        done += static_cast<std::size_t>(w);
+    }
+    if (::close(fd) != 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+}
+
+void check_writable(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) throw std::runtime_error("cannot write " + path + ": it is a directory");
+        if (::access(path.c_str(), W_OK) != 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+        return;
+    }
+    auto slash = path.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+        throw std::runtime_error("cannot write " + path + ": no directory " + dir);
+    if (::access(dir.c_str(), W_OK) != 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
 }
 
 bool glob_match(const std::string& p, const std::string& t) {
@@ -180,6 +221,8 @@ Corpus load_corpus(const std::string& dir) {
             k.input = read_checked(k.input_path);
             std::string exp = str_or(jc, "expected");
             if (!exp.empty()) k.expected = read_checked(exp);
+            std::string if_acc = str_or(jc, "if_accepted");
+            if (!if_acc.empty()) k.if_accepted = read_checked(if_acc);
             // The reference's choice: implementation-defined cases that name an error are
             // rejected (their `expected` is then what a lenient reader would produce).
             k.expect_accept = k.verdict != Verdict::invalid && k.error.empty();

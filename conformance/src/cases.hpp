@@ -11,9 +11,12 @@ namespace ond::conformance {
 
 enum class Kind : std::uint8_t { decode, stream, encode };
 enum class Verdict : std::uint8_t { valid, noncanonical, invalid, impl };
+// Where a case comes from: the corpus, or derived at run time from a corpus case.
+enum class Origin : std::uint8_t { corpus, bitflip, prefix, mutation, memory };
 
 const char* kind_name(Kind k) noexcept;
 const char* verdict_name(Verdict v) noexcept;
+const char* origin_name(Origin o) noexcept;
 
 struct Case {
     std::string id;
@@ -25,12 +28,13 @@ struct Case {
     std::string input_path;             // relative to the corpus (derived: the source's)
     std::string input;                  // bytes (decode, stream) or content JSON (encode)
     std::optional<std::string> expected;  // decode: content JSON; stream: JSON lines; encode: bytes
+    std::optional<std::string> if_accepted;  // the if-accepted file's bytes (impl cases)
     std::string error;                  // expected error code, "" if none
     bool canonical = false;
     bool expect_accept = true;          // what the reference does (and so what strict demands)
 
     // Derived cases.
-    std::string origin = "corpus";      // corpus | bitflip | prefix | mutation | memory
+    Origin origin = Origin::corpus;
     std::string source;                 // the corpus case it was made from
     bool check_reason = true;           // compare the testee's error code with `error`
     bool check_memory = false;          // hold the testee's peak RSS to the bound
@@ -56,7 +60,10 @@ struct Corpus {
 Corpus load_corpus(const std::string& dir);
 
 std::string read_file(const std::string& path);  // throws std::runtime_error
+// Writes the whole file; throws std::runtime_error with the system's reason (disk full, ...).
 void write_file(const std::string& path, const std::string& data);
+// Throws std::runtime_error when `path` cannot be written (checked before a long run).
+void check_writable(const std::string& path);
 
 // Glob match with `*` (any run, also across '/'), `?` (one character) and `[...]` classes.
 bool glob_match(const std::string& pattern, const std::string& text);

@@ -40,7 +40,8 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
     bool no_derived = false, quiet = false, large = false;
     std::string html_merge;
     std::vector<std::string> merge_inputs;
-    std::uint64_t seed = 0;
+    std::string seed_text, profile = "spec";
+    long memory_limit_mib = 0;
 
     app.add_option("--corpus", opt.corpus_dir, "corpus directory (manifest.json); default $OND_CORPUS_DIR or the source tree's")
         ->capture_default_str();
@@ -49,11 +50,14 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
     app.add_option("--stream-decoder", opt.stream_decoder, "stream adapter command (stdin: back-to-back ONDC; stdout: JSON lines)");
     app.add_option("--persistent", opt.persistent, "one long-lived adapter process per job speaking the framed protocol (PROTOCOL.md)");
     app.add_option("--name", opt.name, "the implementation's name in reports (a column of the HTML matrix)");
-    app.add_option("--profile", opt.profile, "strict: implementation-defined cases must match the reference; spec: they are informational")
+    app.add_option("--profile", profile,
+                   "spec: an implementation-defined case passes either verdict (an accepted one must give the if-accepted "
+                   "content); strict: it must get the reference's verdict")
         ->check(CLI::IsMember({"strict", "spec"}))
         ->capture_default_str();
-    app.add_option("--timeout", timeout_s, "seconds per case before the testee's process group is killed")->capture_default_str();
-    app.add_option("-j,--jobs", opt.jobs, "cases run in parallel")->capture_default_str();
+    app.add_option("--timeout", timeout_s, "seconds per case (0.01 to 3600) before the testee's process tree is killed")
+        ->capture_default_str();
+    app.add_option("-j,--jobs", opt.jobs, "cases run in parallel (1 to 256)")->capture_default_str();
     app.add_option("--filter", opt.filters, "run only cases whose id matches this glob (repeatable)")->allow_extra_args(false);
     app.add_option("--skip", opt.skips, "skip cases whose id matches this glob (repeatable; counted as skipped)")
         ->allow_extra_args(false);
@@ -62,8 +66,13 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
     app.add_flag("--no-derived", no_derived, "run the corpus cases only");
     app.add_flag("--large", large, "also the limits at full size, made on the fly: 2^25 + 1 tokens (--decoder), a 2^30 + 1 "
                                    "byte body in a stream (--stream-decoder); see conformance/README.md for time and memory");
-    app.add_option("--seed", seed, "seed of the derived mutations and of --fuzz (printed when chosen at random)");
+    app.add_option("--seed", seed_text,
+                   "seed of the derived mutations and of --fuzz: a number, or 'random'; default: a function of the corpus version");
     app.add_option("--memory-bound", memory_bound_mib, "MiB of peak RSS over the baseline allowed on inputs declaring huge lengths")
+        ->capture_default_str();
+    app.add_option("--memory-limit", memory_limit_mib, "hard cap: MiB of address space (RLIMIT_AS) for every testee process");
+    app.add_option("--max-consecutive-failures", opt.max_consecutive_failures,
+                   "stop after this many crashes, time-outs or protocol errors in a row (0: never)")
         ->capture_default_str();
     app.add_option("--junit", opt.junit, "write JUnit XML");
     app.add_option("--json", opt.json, "write all results as JSON (input of --html-merge)");
@@ -88,19 +97,32 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
         err << e2.str();
         return code == 0 ? 0 : 2;
     }
-    if (seed || app.count("--seed")) opt.seed = seed, opt.seed_given = true;
+    auto usage = [&](const std::string& msg) {
+        err << "ond conform: " << msg << "\n";
+        return 2;
+    };
+    opt.profile = profile == "strict" ? Profile::strict : Profile::spec;
+    if (seed_text == "random") {
+        opt.seed_random = true;
+    } else if (!seed_text.empty()) {
+        if (seed_text.find_first_not_of("0123456789") != std::string::npos || seed_text.size() > 18)
+            return usage("--seed takes a number (up to 18 digits) or 'random', not '" + seed_text + "'");
+        opt.seed = std::stoull(seed_text);
+        opt.seed_given = true;
+    }
+    if (app.count("--memory-limit") && (memory_limit_mib < 16 || memory_limit_mib > (1L << 22)))
+        return usage("--memory-limit must be between 16 and 4194304 MiB");
+    opt.memory_limit_kb = memory_limit_mib * 1024;
+    if (opt.max_consecutive_failures < 0) return usage("--max-consecutive-failures must be 0 or more");
+    if (opt.jobs < 1 || opt.jobs > 256) return usage("-j must be between 1 and 256, not " + std::to_string(opt.jobs));
     opt.derived = !no_derived;
     opt.progress = !quiet;
     opt.progress_tty = stderr_is_tty;
-    if (!(timeout_s > 0) || !std::isfinite(timeout_s)) {
-        err << "ond conform: --timeout must be a positive number of seconds\n";
-        return 2;
-    }
+    if (!(timeout_s >= 0.01 && timeout_s <= 3600)) return usage("--timeout must be between 0.01 and 3600 seconds");
     opt.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000.0));
     opt.memory_bound_kb = memory_bound_mib * 1024;
     opt.argv.push_back("conform");
     opt.argv.insert(opt.argv.end(), args.begin(), args.end());
-    if (opt.jobs == 0) opt.jobs = 1;
 
     try {
         if (!html_merge.empty()) {

@@ -2,8 +2,10 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 
 #include "layout.hpp"
+#include "ond/corpus_sha256.hpp"
 #include "mutate.hpp"
 #include "testee.hpp"
 
@@ -27,11 +29,11 @@ void expect_reference(Case& c, Op op) {
     }
 }
 
-Case derived(const Case& src, const std::string& origin, const std::string& suffix) {
+Case derived(const Case& src, Origin origin, const std::string& suffix) {
     Case c;
-    c.id = "derived/" + origin + "/" + src.id + "/" + suffix;
+    c.id = std::string("derived/") + origin_name(origin) + "/" + src.id + "/" + suffix;
     c.kind = Kind::decode;
-    c.area = "derived-" + origin;
+    c.area = std::string("derived-") + origin_name(origin);
     c.origin = origin;
     c.source = src.id;
     c.input_path = src.input_path;
@@ -117,7 +119,7 @@ std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOpti
             while (si + 1 < crc.size() && start[si + 1] <= g) ++si;
             const Case& src = *crc[si];
             std::uint64_t bit = g - start[si];
-            Case c = derived(src, "bitflip", "bit" + std::to_string(bit));
+            Case c = derived(src, Origin::bitflip, "bit" + std::to_string(bit));
             c.input = src.input;
             c.input[bit / 8] = static_cast<char>(c.input[bit / 8] ^ (1 << (bit % 8)));
             c.verdict = Verdict::invalid;
@@ -138,7 +140,7 @@ std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOpti
             while (si + 1 < sources.size() && start[si + 1] <= g) ++si;
             const Case& src = *sources[si];
             std::uint64_t len = g - start[si];
-            Case c = derived(src, "prefix", "len" + std::to_string(len));
+            Case c = derived(src, Origin::prefix, "len" + std::to_string(len));
             c.input = src.input.substr(0, len);
             c.verdict = Verdict::invalid;
             c.expect_accept = false;
@@ -151,15 +153,20 @@ std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOpti
     // Random structure-aware mutations, seeded.
     if (!sources.empty()) {
         Mutator m(opt.seed);
-        for (std::size_t k = 0; k < opt.max_per_kind; ++k) {
+        std::set<std::string> ids;
+        for (std::size_t k = 0, made = 0; made < opt.max_per_kind && k < 4 * opt.max_per_kind; ++k) {
             const Case& src = *sources[m.rng()() % sources.size()];
             std::string what;
             Case c;
             c.input = m.mutate(src.input, &what);
-            c.id = "derived/mutation/seed" + std::to_string(opt.seed) + "/" + std::to_string(k);
+            // Named by what it is (source and bytes), not by the seed or its place in the run, so
+            // that the same case lines up across runs and merged matrices.
+            c.id = "derived/mutation/" + src.id + "/" + corpus::sha256_hex(c.input).substr(0, 12);
+            if (!ids.insert(c.id).second) continue;
+            ++made;
             c.kind = Kind::decode;
             c.area = "derived-mutation";
-            c.origin = "mutation";
+            c.origin = Origin::mutation;
             c.source = src.id;
             c.input_path = src.input_path;
             c.check_reason = false;
@@ -178,7 +185,7 @@ std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOpti
         if (opt.streams && budget > 0) {
             for (const auto* src : sources) {
                 if (src->input.compare(0, 4, "ONDC") != 0) continue;
-                Case c = derived(*src, "memory", "stream-body-length");
+                Case c = derived(*src, Origin::memory, "stream-body-length");
                 c.kind = Kind::stream;
                 c.area = "robustness-memory";
                 c.input = src->input;
@@ -203,7 +210,7 @@ std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOpti
                 Layout l = *parsed[i];
                 if (!f.apply(l)) continue;
                 const Case& src = *sources[i];
-                Case c = derived(src, "memory", f.name);
+                Case c = derived(src, Origin::memory, f.name);
                 c.area = "robustness-memory";
                 c.input = l.serialize();
                 c.rules = {f.rule};

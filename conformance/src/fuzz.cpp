@@ -25,7 +25,8 @@ namespace {
 // What kind of disagreement an input shows; empty when the testee agrees with the reference.
 std::string disagreement(const RefAnswer& ref, const Outcome& o, bool spec_profile, std::string* detail) {
     using S = Outcome::Status;
-    if (o.status == S::crash || o.status == S::timeout || o.status == S::start_error) {
+    if (o.status == S::crash || o.status == S::timeout || o.status == S::start_error || o.status == S::protocol ||
+        o.status == S::output) {
         if (detail) *detail = o.detail;
         return o.status == S::timeout ? "timeout" : "crash";
     }
@@ -78,7 +79,7 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
     if (!opt.persistent.empty()) testee = make_persistent_testee(opt.persistent, std::max(1u, opt.jobs), opt.timeout);
     else if (!opt.decoder.empty()) testee = make_command_testee(opt.decoder, "", "", opt.timeout);
     else testee = make_reference_testee();
-    const bool spec = opt.profile == "spec";
+    const bool spec = opt.profile == Profile::spec;
     out << "fuzz: " << testee->describe() << " against the reference, " << seconds << " s, seed " << rep.seed << " (--seed "
         << rep.seed << " replays), " << sources.size() << " seed inputs\n" << std::flush;
 
@@ -94,7 +95,7 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
             std::string input = src.input;
             for (auto n = 1 + m.rng()() % 3; n > 0; --n) input = m.mutate(input);
             RefAnswer ref = reference_decode(input);
-            Outcome o = testee->run(Op::decode, input, w);
+            Outcome o = testee->run(Op::decode, input, w, RunContext{});
             inputs++;
             std::string sig = disagreement(ref, o, spec, nullptr);
             if (sig.empty()) continue;
@@ -126,7 +127,7 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
         auto budget_left = [&] { return tries < 2000 && std::chrono::steady_clock::now() < stop_at; };
         auto keeps = [&](const std::string& cand) {
             ++tries;
-            return cand != cur && disagreement(reference_decode(cand), testee->run(Op::decode, cand, 0), spec, nullptr) == sig;
+            return cand != cur && disagreement(reference_decode(cand), testee->run(Op::decode, cand, 0, RunContext{}), spec, nullptr) == sig;
         };
         for (bool progress = true; progress && budget_left();) {
             progress = false;
@@ -175,7 +176,7 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
             if (chunk == 1) break;
         }
         RefAnswer ref = reference_decode(cur);
-        Outcome o = testee->run(Op::decode, cur, 0);
+        Outcome o = testee->run(Op::decode, cur, 0, RunContext{});
         std::string detail;
         if (disagreement(ref, o, spec, &detail) != sig) continue;  // flaky (e.g. a time-out): keep nothing
         std::string hash = corpus::sha256_hex(cur).substr(0, 12);

@@ -128,7 +128,7 @@ bool run_large_cases(const Options& opt, std::ostream& out) {
         const ProcessResult p = run_process(split_command(command), [&] { return input.next(); }, timeout);
         const std::string code = parse_error_line(p.err);
         const std::string figures = " (" + std::to_string(static_cast<long>(p.wall_ms)) + " ms, peak RSS " +
-                                    std::to_string(p.max_rss_kb / 1024) + " MiB)";
+                                    std::to_string(p.peak_kb / 1024) + " MiB)";
         std::string verdict;
         if (!p.started) verdict = "FAIL: the adapter did not start: " + p.error;
         else if (p.timed_out) verdict = "FAIL: no answer within " + std::to_string(timeout.count() / 1000) + " s";

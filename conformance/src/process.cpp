@@ -3,17 +3,23 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
+
+#include "proctree.hpp"
+
+extern char** environ;
 
 namespace ond::conformance {
 
@@ -47,77 +53,116 @@ void close_fd(int& fd) {
     fd = -1;
 }
 
-// Starts argv with three pipes; the child gets its own process group and default SIGPIPE.
-// Everything the child does between fork and exec is async-signal-safe.
-pid_t spawn(const std::vector<std::string>& argv, int& in_w, int& out_r, int& err_r, std::string& error) {
+std::atomic<std::uint64_t> next_serial{1};
+
+struct Child {
+    pid_t pid = -1;
+    std::uint64_t serial = 0;
+    int in_w = -1, out_r = -1, err_r = -1;
+};
+
+// Starts argv with three pipes in its own process group, default SIGPIPE and the testee marker
+// in its environment. posix_spawn (no copy of the runner's memory, no shell); with a memory
+// limit, fork so that the child can set RLIMIT_AS before exec.
+Child spawn(const std::vector<std::string>& argv, long memory_limit_kb, std::string& error) {
     ignore_sigpipe();
+    become_subreaper();
+    Child ch;
     if (argv.empty()) {
         error = "empty command";
-        return -1;
+        return ch;
     }
     std::string path = resolve_executable(argv[0]);
     if (path.empty()) {
         error = "cannot find executable '" + argv[0] + "'";
-        return -1;
+        return ch;
     }
     std::vector<char*> cargv;
     for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
     cargv.push_back(nullptr);
+    ch.serial = next_serial.fetch_add(1);
+    std::string marker = testee_marker(ch.serial);
+    std::vector<char*> envp;
+    for (char** e = environ; e && *e; ++e)
+        if (std::strncmp(*e, "OND_CONFORM_TESTEE=", 19) != 0) envp.push_back(*e);
+    envp.push_back(marker.data());
+    envp.push_back(nullptr);
 
-    int in_p[2], out_p[2], err_p[2];
-    if (::pipe2(in_p, O_CLOEXEC) != 0) {
+    int p[3][2];
+    int made = 0;
+    for (; made < 3; ++made)
+        if (::pipe2(p[made], O_CLOEXEC) != 0) break;
+    if (made < 3) {
         error = std::string("pipe: ") + std::strerror(errno);
-        return -1;
+        for (int i = 0; i < made; ++i) ::close(p[i][0]), ::close(p[i][1]);
+        return ch;
     }
-    if (::pipe2(out_p, O_CLOEXEC) != 0) {
-        ::close(in_p[0]), ::close(in_p[1]);
-        error = std::string("pipe: ") + std::strerror(errno);
-        return -1;
+    int child_fd[3] = {p[0][0], p[1][1], p[2][1]};
+    rlimit as{};
+    as.rlim_cur = as.rlim_max = static_cast<rlim_t>(memory_limit_kb) * 1024;
+    int spawn_errno = 0;
+    ch.pid = spawn_registered([&]() -> pid_t {
+        if (memory_limit_kb <= 0) {
+            posix_spawn_file_actions_t fa;
+            posix_spawnattr_t at;
+            ::posix_spawn_file_actions_init(&fa);
+            for (int i = 0; i < 3; ++i) ::posix_spawn_file_actions_adddup2(&fa, child_fd[i], i);
+            ::posix_spawnattr_init(&at);
+            sigset_t def, none;
+            sigemptyset(&def);
+            sigaddset(&def, SIGPIPE);
+            sigemptyset(&none);
+            ::posix_spawnattr_setsigdefault(&at, &def);
+            ::posix_spawnattr_setsigmask(&at, &none);
+            ::posix_spawnattr_setpgroup(&at, 0);
+            ::posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+            pid_t pid = -1;
+            spawn_errno = ::posix_spawn(&pid, path.c_str(), &fa, &at, cargv.data(), envp.data());
+            ::posix_spawn_file_actions_destroy(&fa);
+            ::posix_spawnattr_destroy(&at);
+            return spawn_errno == 0 ? pid : -1;
+        }
+        pid_t pid = ::fork();
+        if (pid == 0) {  // only async-signal-safe calls from here to exec
+            ::setpgid(0, 0);
+            ::signal(SIGPIPE, SIG_DFL);
+            sigset_t none;
+            sigemptyset(&none);
+            ::sigprocmask(SIG_SETMASK, &none, nullptr);
+            for (int i = 0; i < 3; ++i) ::dup2(child_fd[i], i);
+            ::setrlimit(RLIMIT_AS, &as);
+            ::execve(path.c_str(), cargv.data(), envp.data());
+            ::_exit(127);
+        }
+        if (pid < 0) spawn_errno = errno;
+        return pid;
+    }, ch.serial);
+    for (int fd : child_fd) ::close(fd);
+    if (ch.pid < 0) {
+        error = std::string("cannot start '") + path + "': " + std::strerror(spawn_errno);
+        ::close(p[0][1]), ::close(p[1][0]), ::close(p[2][0]);
+        return ch;
     }
-    if (::pipe2(err_p, O_CLOEXEC) != 0) {
-        ::close(in_p[0]), ::close(in_p[1]), ::close(out_p[0]), ::close(out_p[1]);
-        error = std::string("pipe: ") + std::strerror(errno);
-        return -1;
-    }
-    pid_t pid = ::fork();
-    if (pid < 0) {
-        error = std::string("fork: ") + std::strerror(errno);
-        for (int fd : {in_p[0], in_p[1], out_p[0], out_p[1], err_p[0], err_p[1]}) ::close(fd);
-        return -1;
-    }
-    if (pid == 0) {
-        ::setpgid(0, 0);
-        ::signal(SIGPIPE, SIG_DFL);
-        ::dup2(in_p[0], 0);
-        ::dup2(out_p[1], 1);
-        ::dup2(err_p[1], 2);
-        ::execv(path.c_str(), cargv.data());
-        static const char msg[] = "conformance runner: exec failed\n";
-        ssize_t ignored = ::write(2, msg, sizeof msg - 1);
-        (void)ignored;
-        ::_exit(127);
-    }
-    ::setpgid(pid, pid);  // also from the parent, so that the group exists before any kill
-    ::close(in_p[0]);
-    ::close(out_p[1]);
-    ::close(err_p[1]);
-    in_w = in_p[1];
-    out_r = out_p[0];
-    err_r = err_p[0];
-    set_nonblocking(in_w);
-    set_nonblocking(out_r);
-    set_nonblocking(err_r);
-    return pid;
+    ch.in_w = p[0][1];
+    ch.out_r = p[1][0];
+    ch.err_r = p[2][0];
+    set_nonblocking(ch.in_w);
+    set_nonblocking(ch.out_r);
+    set_nonblocking(ch.err_r);
+    return ch;
 }
 
-// Reads what is available; returns false at end of file.
-bool read_some(int fd, std::string& buf, std::size_t cap) {
+// Reads what is available into `buf` up to `cap` bytes in all; returns false at end of file.
+// `over` is set when more than `cap` bytes came.
+bool read_some(int fd, std::string& buf, std::size_t cap, bool* over = nullptr) {
     char tmp[65536];
     for (;;) {
         ssize_t r = ::read(fd, tmp, sizeof tmp);
         if (r > 0) {
             std::size_t room = buf.size() < cap ? cap - buf.size() : 0;
+            if (static_cast<std::size_t>(r) > room && over) *over = true;
             buf.append(tmp, std::min<std::size_t>(room, static_cast<std::size_t>(r)));
+            if (over && *over) return true;
             continue;
         }
         if (r == 0) return false;
@@ -126,23 +171,97 @@ bool read_some(int fd, std::string& buf, std::size_t cap) {
     }
 }
 
-long vm_hwm_kb(long pid) {
-    std::ifstream f("/proc/" + std::to_string(pid) + "/status");
-    std::string line;
-    while (std::getline(f, line))
-        if (line.rfind("VmHWM:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
-    return 0;
+// Reads what is available while `buf` holds fewer than `cap` bytes, leaving the rest in the pipe;
+// returns false at end of file.
+bool read_upto(int fd, std::string& buf, std::size_t cap) {
+    char tmp[65536];
+    while (buf.size() < cap) {
+        ssize_t r = ::read(fd, tmp, std::min<std::size_t>(sizeof tmp, cap - buf.size()));
+        if (r > 0) {
+            buf.append(tmp, static_cast<std::size_t>(r));
+            continue;
+        }
+        if (r == 0) return false;
+        if (errno == EINTR) continue;
+        return errno == EAGAIN || errno == EWOULDBLOCK;
+    }
+    return true;
 }
 
-bool reset_hwm(long pid) {
-    std::ofstream f("/proc/" + std::to_string(pid) + "/clear_refs");
-    if (!f) return false;
-    f << "5";
-    f.flush();
-    return static_cast<bool>(f);
+bool read_excerpt(int fd, Excerpt& e) {
+    char tmp[65536];
+    for (;;) {
+        ssize_t r = ::read(fd, tmp, sizeof tmp);
+        if (r > 0) {
+            e.add(tmp, static_cast<std::size_t>(r));
+            continue;
+        }
+        if (r == 0) return false;
+        if (errno == EINTR) continue;
+        return errno == EAGAIN || errno == EWOULDBLOCK;
+    }
+}
+
+// How long to wait in poll before the next memory sample: often at first, as a short-lived
+// allocation is what a sample could miss.
+int sample_interval_ms(Clock::time_point t0) { return ms_since(t0) < 50 ? 1 : 4; }
+
+void reap(pid_t pid, int& status) {
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
 }
 
 }  // namespace
+
+void Excerpt::add(const char* p, std::size_t n) {
+    total += n;
+    if (head.size() < keep) {
+        std::size_t take = std::min(n, keep - head.size());
+        head.append(p, take);
+        p += take, n -= take;
+    }
+    if (n == 0) return;
+    tail.append(p, n);
+    if (tail.size() > keep) tail.erase(0, tail.size() - keep);
+}
+
+std::string Excerpt::text() const {
+    std::size_t skipped = total - head.size() - tail.size();
+    if (tail.empty()) return head;
+    if (skipped == 0) return head + tail;
+    return head + "\n[... " + std::to_string(skipped) + " bytes ...]\n" + tail;
+}
+
+bool has_shell_syntax(std::string_view cmd) {
+    bool in_double = false;
+    for (std::size_t i = 0; i < cmd.size(); ++i) {
+        char c = cmd[i];
+        if (c == '\\') {
+            ++i;
+            continue;
+        }
+        if (in_double) {
+            if (c == '"') in_double = false;
+            else if (c == '$' || c == '`') return true;
+            continue;
+        }
+        if (c == '\'') {
+            auto end = cmd.find('\'', i + 1);
+            if (end == std::string_view::npos) return false;  // split_command reports it
+            i = end;
+            continue;
+        }
+        if (c == '"') in_double = true;
+        else if (std::string_view("|&;<>()$`*?[~#{}").find(c) != std::string_view::npos) return true;
+        else if (c == '=' && i > 0 && cmd.find_first_of(" \t") > i) return true;  // VAR=value cmd
+    }
+    return false;
+}
+
+std::vector<std::string> command_argv(std::string_view cmd) {
+    if (has_shell_syntax(cmd)) return {"/bin/sh", "-c", std::string(cmd)};
+    return split_command(cmd);
+}
 
 std::vector<std::string> split_command(std::string_view cmd) {
     std::vector<std::string> out;
@@ -218,218 +337,309 @@ std::string resolve_executable(const std::string& name) {
 }
 
 ProcessResult run_process(const std::vector<std::string>& argv, std::string_view input,
-                          std::chrono::milliseconds timeout, std::size_t max_output) {
+                          std::chrono::milliseconds timeout, SpawnLimits limits) {
     bool given = false;
     return run_process(argv, [&]() -> std::string_view {
         if (given) return {};
         given = true;
         return input;
-    }, timeout, max_output);
+    }, timeout, limits);
 }
 
 ProcessResult run_process(const std::vector<std::string>& argv, const std::function<std::string_view()>& next,
-                          std::chrono::milliseconds timeout, std::size_t max_output) {
+                          std::chrono::milliseconds timeout, SpawnLimits limits) {
     ProcessResult r;
     auto t0 = Clock::now();
-    int in_w = -1, out_r = -1, err_r = -1;
-    pid_t pid = spawn(argv, in_w, out_r, err_r, r.error);
-    if (pid < 0) return r;
+    Child ch = spawn(argv, limits.memory_limit_kb, r.error);
+    if (ch.pid < 0) return r;
     r.started = true;
-
+    Excerpt err;
     std::string_view input = next();  // the piece being written
     std::size_t written = 0;
-    if (input.empty()) close_fd(in_w);
+    if (input.empty()) close_fd(ch.in_w);
     auto deadline = t0 + timeout;
-    while (out_r >= 0 || err_r >= 0) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    bool root_done = false;
+    int status = 0;
+    Clock::time_point last_sample{}, done_at{};
+    while (true) {
+        auto now = Clock::now();
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
         if (left <= 0) {
-            r.timed_out = true;
+            r.timed_out = !root_done;
             break;
         }
+        if (!root_done && now - last_sample >= std::chrono::milliseconds(1)) {
+            r.peak_kb = std::max(r.peak_kb, tree_peak_kb(ch.pid, true));
+            last_sample = now;
+        }
+        if (root_done && ch.out_r < 0 && ch.err_r < 0) break;
+        // Once the child is gone and its leftovers are killed, only buffered bytes remain.
+        if (root_done && now - done_at > std::chrono::milliseconds(500)) break;
         pollfd fds[3];
         nfds_t n = 0;
         int idx_in = -1, idx_out = -1, idx_err = -1;
-        if (in_w >= 0) idx_in = static_cast<int>(n), fds[n++] = {in_w, POLLOUT, 0};
-        if (out_r >= 0) idx_out = static_cast<int>(n), fds[n++] = {out_r, POLLIN, 0};
-        if (err_r >= 0) idx_err = static_cast<int>(n), fds[n++] = {err_r, POLLIN, 0};
-        int pr = ::poll(fds, n, static_cast<int>(std::min<long long>(left, 1000)));
-        if (pr < 0) {
-            if (errno == EINTR) continue;
-            break;
-        }
-        if (idx_in >= 0 && fds[idx_in].revents) {
-            if (fds[idx_in].revents & (POLLERR | POLLHUP)) {
-                close_fd(in_w);  // the child closed its stdin: the rest of the input is not wanted
-            } else {
-                ssize_t w = ::write(in_w, input.data() + written, std::min<std::size_t>(input.size() - written, 65536));
-                if (w > 0) {
-                    written += static_cast<std::size_t>(w);
-                    if (written == input.size()) {
-                        input = next();
-                        written = 0;
-                        if (input.empty()) close_fd(in_w);
+        if (ch.in_w >= 0) idx_in = static_cast<int>(n), fds[n++] = {ch.in_w, POLLOUT, 0};
+        if (ch.out_r >= 0) idx_out = static_cast<int>(n), fds[n++] = {ch.out_r, POLLIN, 0};
+        if (ch.err_r >= 0) idx_err = static_cast<int>(n), fds[n++] = {ch.err_r, POLLIN, 0};
+        int wait_ms = root_done ? 20 : sample_interval_ms(t0);
+        int pr = ::poll(fds, n, static_cast<int>(std::min<long long>(left, wait_ms)));
+        if (pr < 0 && errno != EINTR) break;
+        if (pr > 0) {
+            if (idx_in >= 0 && fds[idx_in].revents) {
+                if (fds[idx_in].revents & (POLLERR | POLLHUP)) {
+                    close_fd(ch.in_w);  // the child closed its stdin: the rest of the input is not wanted
+                } else {
+                    ssize_t w = ::write(ch.in_w, input.data() + written, std::min<std::size_t>(input.size() - written, 65536));
+                    if (w > 0) {
+                        written += static_cast<std::size_t>(w);
+                        if (written == input.size()) {
+                            input = next();
+                            written = 0;
+                            if (input.empty()) close_fd(ch.in_w);
+                        }
+                    } else if (w < 0 && errno != EAGAIN && errno != EINTR) {
+                        close_fd(ch.in_w);  // EPIPE: the child does not read its input
                     }
-                } else if (w < 0 && errno != EAGAIN && errno != EINTR) {
-                    close_fd(in_w);  // EPIPE: the child does not read its input
                 }
             }
-        }
-        if (idx_out >= 0 && fds[idx_out].revents && !read_some(out_r, r.out, max_output)) close_fd(out_r);
-        if (idx_err >= 0 && fds[idx_err].revents && !read_some(err_r, r.err, 1u << 20)) close_fd(err_r);
-    }
-    close_fd(in_w);
-    close_fd(out_r);
-    close_fd(err_r);
-
-    int status = 0;
-    rusage ru {};
-    if (r.timed_out) {
-        ::kill(-pid, SIGKILL);
-        ::kill(pid, SIGKILL);
-    }
-    // Both pipes are at end of file (or the time-out struck); the child is about to exit.
-    for (;;) {
-        pid_t w = ::wait4(pid, &status, r.timed_out ? 0 : WNOHANG, &ru);
-        if (w == pid) break;
-        if (w < 0 && errno != EINTR) break;
-        if (w == 0) {
-            // Pipes closed but the child still runs (it closed stdout itself): give it until the deadline.
-            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-            if (left <= 0) {
-                r.timed_out = true;
-                ::kill(-pid, SIGKILL);
-                ::kill(pid, SIGKILL);
-                continue;
+            if (idx_out >= 0 && fds[idx_out].revents) {
+                if (!read_some(ch.out_r, r.out, limits.max_output, &r.output_exceeded)) close_fd(ch.out_r);
+                if (r.output_exceeded) break;
             }
-            ::usleep(1000);
+            if (idx_err >= 0 && fds[idx_err].revents && !read_excerpt(ch.err_r, err)) close_fd(ch.err_r);
+        }
+        if (!root_done && ::waitpid(ch.pid, &status, WNOHANG) == ch.pid) {
+            root_done = true;
+            done_at = Clock::now();
+            unregister_root(ch.pid);
+            close_fd(ch.in_w);
+            sweep_orphans(ch.serial);  // whatever it left behind, so that the pipes reach end of file
         }
     }
-    ::kill(-pid, SIGKILL);  // no grandchild outlives its case
+    if (!root_done) {
+        kill_descendants(ch.pid);
+        ::kill(ch.pid, SIGKILL);
+        reap(ch.pid, status);
+        unregister_root(ch.pid);
+    }
+    sweep_orphans(ch.serial);
+    // What is left in the pipes is the child's (its writers are all dead now).
+    if (ch.out_r >= 0 && !r.output_exceeded) read_some(ch.out_r, r.out, limits.max_output, &r.output_exceeded);
+    if (ch.err_r >= 0) read_excerpt(ch.err_r, err);
+    close_fd(ch.in_w);
+    close_fd(ch.out_r);
+    close_fd(ch.err_r);
+    r.err = err.text();
     r.wall_ms = ms_since(t0);
-    r.max_rss_kb = ru.ru_maxrss;
-    if (WIFEXITED(status)) {
-        r.exited = !r.timed_out;
-        r.exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        r.signal = r.timed_out ? 0 : WTERMSIG(status);
+    if (!r.timed_out && !r.output_exceeded && root_done) {
+        if (WIFEXITED(status)) {
+            r.exited = true;
+            r.exit_code = WEXITSTATUS(status);
+        } else if (WIFSIGNALED(status)) {
+            r.signal = WTERMSIG(status);
+        }
     }
     return r;
 }
 
 // ---- persistent -------------------------------------------------------------------------
 
-PersistentProcess::PersistentProcess(std::vector<std::string> argv) : argv_(std::move(argv)) {}
+namespace {
 
-PersistentProcess::~PersistentProcess() { stop(false); }
+void put_le32(std::string& s, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+std::uint32_t get_le32(std::string_view s, std::size_t at) {
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= static_cast<std::uint32_t>(static_cast<unsigned char>(s[at + static_cast<std::size_t>(i)])) << (8 * i);
+    return v;
+}
+
+std::string describe_bytes(std::string_view b) {
+    std::string hex;
+    static const char* digits = "0123456789abcdef";
+    for (std::size_t i = 0; i < b.size() && i < 16; ++i) {
+        auto c = static_cast<unsigned char>(b[i]);
+        if (!hex.empty()) hex += ' ';
+        hex += digits[c >> 4];
+        hex += digits[c & 15];
+    }
+    return std::to_string(b.size()) + (b.size() == 1 ? " byte" : " bytes") + " (" + hex + (b.size() > 16 ? " ..." : "") + ")";
+}
+
+}  // namespace
+
+PersistentProcess::PersistentProcess(std::vector<std::string> argv, long memory_limit_kb)
+    : argv_(std::move(argv)), memory_limit_kb_(memory_limit_kb) {}
+
+PersistentProcess::~PersistentProcess() { stop(true); }
+
+long PersistentProcess::baseline_kb(char op) const {
+    auto it = baseline_kb_.find(op);
+    return it == baseline_kb_.end() ? 0 : it->second;
+}
+
+std::string PersistentProcess::frame_for(char op, std::string_view input, std::uint32_t number) const {
+    std::string f;
+    f.reserve(input.size() + 9);
+    put_le32(f, static_cast<std::uint32_t>(input.size() + 1 + (protocol_ >= 2 ? 4 : 0)));
+    f.push_back(op);
+    if (protocol_ >= 2) put_le32(f, number);
+    f.append(input);
+    return f;
+}
 
 bool PersistentProcess::start(std::string& error) {
-    int in_w = -1, out_r = -1, err_r = -1;
-    pid_t pid = spawn(argv_, in_w, out_r, err_r, error);
-    if (pid < 0) return false;
-    pid_ = pid;
-    in_fd_ = in_w;
-    out_fd_ = out_r;
-    err_fd_ = err_r;
-    err_buf_.clear();
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        Child ch = spawn(argv_, memory_limit_kb_, error);
+        if (ch.pid < 0) return false;
+        pid_ = ch.pid, serial_ = ch.serial;
+        in_fd_ = ch.in_w, out_fd_ = ch.out_r, err_fd_ = ch.err_r;
+        err_.clear();
+        // The hello: a version-1 request with op 'V' asking for version 2. A version-2 process
+        // answers status 0 and "2"; a version-1 process answers status 2 (unknown operation).
+        protocol_ = 1;
+        if (attempt == 0) {
+            std::string hello;
+            put_le32(hello, 2);
+            hello += "V2";
+            bool stale = false;
+            Reply h = exchange(hello, 0, std::chrono::seconds(5), 64, stale);
+            if (h.kind == Reply::Kind::answer && h.payload == std::string("\0" "2", 2)) protocol_ = 2;
+            if (h.kind != Reply::Kind::answer) continue;  // an old process that dies on it: start another, no hello
+        }
+        break;
+    }
+    if (pid_ < 0) {
+        error = "the testee exited at start";
+        return false;
+    }
+    // The baseline: what a small valid input costs this process, per operation.
+    baseline_kb_.clear();
+    for (const auto& [op, input] : baseline_inputs_) {
+        bool stale = false;
+        std::uint32_t number = next_number_++;
+        Reply b = exchange(frame_for(op, input, number), number, std::chrono::seconds(10), 1u << 30, stale);
+        if (b.kind != Reply::Kind::answer) break;  // judged when a case meets it
+        baseline_kb_[op] = std::max(0L, b.peak_kb - b.start_kb);
+    }
+    if (pid_ < 0) {
+        baseline_inputs_.clear();  // it fails on its baseline input: no baseline, no retry loop
+        return start(error);
+    }
     return true;
 }
 
-void PersistentProcess::stop(bool kill_now) {
+void PersistentProcess::stop(bool kill_now, std::string* trailing) {
     if (pid_ < 0) return;
     close_fd(in_fd_);  // end of input asks the child to finish
-    if (!kill_now) {
-        auto t0 = Clock::now();
-        int status;
-        while (ms_since(t0) < 2000) {
-            pid_t w = ::waitpid(static_cast<pid_t>(pid_), &status, WNOHANG);
-            if (w == pid_ || w < 0) {
-                ::kill(static_cast<pid_t>(-pid_), SIGKILL);
-                close_fd(out_fd_);
-                close_fd(err_fd_);
-                pid_ = -1;
-                return;
+    auto t0 = Clock::now();
+    int status = 0;
+    bool reaped = false;
+    while (!kill_now && ms_since(t0) < 2000) {
+        if (out_fd_ >= 0) {
+            pollfd pf{out_fd_, POLLIN, 0};
+            if (::poll(&pf, 1, 5) > 0) {
+                std::string got;
+                bool open = read_upto(out_fd_, got, 4096);
+                if (trailing && trailing->size() < 4096) *trailing += got;
+                if (!open) close_fd(out_fd_);
             }
+        } else {
             ::usleep(2000);
         }
+        if (::waitpid(static_cast<pid_t>(pid_), &status, WNOHANG) == pid_) {
+            reaped = true;
+            break;
+        }
     }
-    ::kill(static_cast<pid_t>(-pid_), SIGKILL);
-    ::kill(static_cast<pid_t>(pid_), SIGKILL);
-    int status;
-    ::waitpid(static_cast<pid_t>(pid_), &status, 0);
+    if (!reaped) {
+        kill_descendants(static_cast<pid_t>(pid_));
+        ::kill(static_cast<pid_t>(pid_), SIGKILL);
+        reap(static_cast<pid_t>(pid_), status);
+    }
+    unregister_root(static_cast<pid_t>(pid_));
+    sweep_orphans(serial_);
     close_fd(out_fd_);
     close_fd(err_fd_);
     pid_ = -1;
 }
 
-void PersistentProcess::drain_stderr() {
-    if (err_fd_ >= 0 && !read_some(err_fd_, err_buf_, 1u << 20)) close_fd(err_fd_);
-    if (err_buf_.size() > 65536) err_buf_.erase(0, err_buf_.size() - 65536);
+std::string PersistentProcess::finish() {
+    std::string trailing;
+    stop(false, &trailing);
+    return trailing;
 }
 
-PersistentProcess::Reply PersistentProcess::request(std::string_view payload, std::chrono::milliseconds timeout) {
+void PersistentProcess::drain_stderr() {
+    if (err_fd_ >= 0 && !read_excerpt(err_fd_, err_)) close_fd(err_fd_);
+}
+
+void PersistentProcess::reap_after_failure(Reply& rep, bool crashed) {
+    drain_stderr();
+    rep.err = err_.text();
+    int status = 0;
+    pid_t w = ::waitpid(static_cast<pid_t>(pid_), &status, WNOHANG);
+    // A child that closed its output is normally exiting: give it a moment to say how.
+    for (int i = 0; w == 0 && crashed && i < 200; ++i) {
+        ::usleep(2500);
+        w = ::waitpid(static_cast<pid_t>(pid_), &status, WNOHANG);
+    }
+    if (w == pid_) {
+        if (WIFSIGNALED(status)) rep.signal = WTERMSIG(status);
+        if (WIFEXITED(status)) rep.exit_code = WEXITSTATUS(status);
+        unregister_root(static_cast<pid_t>(pid_));
+        sweep_orphans(serial_);
+        close_fd(in_fd_), close_fd(out_fd_), close_fd(err_fd_);
+        pid_ = -1;
+    } else {
+        stop(true);
+    }
+}
+
+PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, std::uint32_t number,
+                                                     std::chrono::milliseconds timeout, std::size_t max_response, bool& stale) {
     Reply rep;
     auto t0 = Clock::now();
-    if (pid_ < 0) {
-        std::string error;
-        if (!start(error)) {
-            rep.kind = Reply::Kind::start_error;
-            rep.detail = error;
-            return rep;
-        }
-    }
-    bool hwm_reset = reset_hwm(pid_);
-    err_buf_.clear();
-
-    std::string frame;
-    auto len = static_cast<std::uint32_t>(payload.size());
-    for (int i = 0; i < 4; ++i) frame.push_back(static_cast<char>((len >> (8 * i)) & 0xFF));
-    frame.append(payload);
-
+    const pid_t root = static_cast<pid_t>(pid_);
+    bool reset = reset_peak(root);
+    rep.start_kb = vm_field_kb(root, "VmRSS:");
+    err_.clear();
+    const std::size_t header = protocol_ >= 2 && number ? 8 : 4;
     std::size_t written = 0;
     std::string in;
-    std::uint64_t need = 4;  // bytes of the response frame known so far
-    bool have_len = false;
+    std::uint64_t need = 0;  // the whole response frame's size, once its length is in
     auto deadline = t0 + timeout;
+    Clock::time_point last_sample{};
     auto fail = [&](Reply::Kind k, std::string why) {
-        drain_stderr();
         rep.kind = k;
         rep.detail = std::move(why);
-        rep.err = err_buf_;
-        // Collect the exit status if the child is gone, then make sure it is.
-        int status = 0;
-        pid_t w = ::waitpid(static_cast<pid_t>(pid_), &status, WNOHANG);
-        // A child that closed its output is normally exiting: give it a moment to say how.
-        for (int i = 0; w == 0 && k == Reply::Kind::crash && i < 200; ++i) {
-            ::usleep(2500);
-            w = ::waitpid(static_cast<pid_t>(pid_), &status, WNOHANG);
-        }
-        if (w == pid_) {
-            if (WIFSIGNALED(status)) rep.signal = WTERMSIG(status);
-            if (WIFEXITED(status)) rep.exit_code = WEXITSTATUS(status);
-            ::kill(static_cast<pid_t>(-pid_), SIGKILL);
-            close_fd(in_fd_), close_fd(out_fd_), close_fd(err_fd_);
-            pid_ = -1;
-        } else {
-            stop(true);
-        }
+        reap_after_failure(rep, k == Reply::Kind::crash);
         rep.wall_ms = ms_since(t0);
         return rep;
     };
     while (true) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        auto now = Clock::now();
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
         if (left <= 0) return fail(Reply::Kind::timeout, "no response within the time-out");
+        if (now - last_sample >= std::chrono::milliseconds(1)) {
+            rep.peak_kb = std::max(rep.peak_kb, tree_peak_kb(root, true, !reset));
+            last_sample = now;
+        }
+        if (out_fd_ < 0) return fail(Reply::Kind::crash, "the testee closed its output");
         pollfd fds[3];
         nfds_t n = 0;
         int idx_in = -1, idx_out = -1, idx_err = -1;
         if (written < frame.size() && in_fd_ >= 0) idx_in = static_cast<int>(n), fds[n++] = {in_fd_, POLLOUT, 0};
-        if (out_fd_ >= 0) idx_out = static_cast<int>(n), fds[n++] = {out_fd_, POLLIN, 0};
+        idx_out = static_cast<int>(n), fds[n++] = {out_fd_, POLLIN, 0};
         if (err_fd_ >= 0) idx_err = static_cast<int>(n), fds[n++] = {err_fd_, POLLIN, 0};
-        if (out_fd_ < 0) return fail(Reply::Kind::crash, "the testee closed its output");
-        int pr = ::poll(fds, n, static_cast<int>(std::min<long long>(left, 1000)));
+        int pr = ::poll(fds, n, static_cast<int>(std::min<long long>(left, sample_interval_ms(t0))));
         if (pr < 0) {
             if (errno == EINTR) continue;
             return fail(Reply::Kind::crash, std::string("poll: ") + std::strerror(errno));
         }
+        if (pr == 0) continue;
         if (idx_in >= 0 && fds[idx_in].revents) {
             if (fds[idx_in].revents & (POLLERR | POLLHUP)) return fail(Reply::Kind::crash, "the testee closed its input");
             ssize_t w = ::write(in_fd_, frame.data() + written, std::min<std::size_t>(frame.size() - written, 65536));
@@ -437,28 +647,86 @@ PersistentProcess::Reply PersistentProcess::request(std::string_view payload, st
             else if (w < 0 && errno != EAGAIN && errno != EINTR) return fail(Reply::Kind::crash, "the testee closed its input");
         }
         if (idx_err >= 0 && fds[idx_err].revents) drain_stderr();
-        if (idx_out >= 0 && fds[idx_out].revents) {
-            bool open = read_some(out_fd_, in, 1u << 30);
-            if (!have_len && in.size() >= 4) {
-                std::uint32_t l = 0;
-                for (int i = 0; i < 4; ++i) l |= static_cast<std::uint32_t>(static_cast<unsigned char>(in[static_cast<std::size_t>(i)])) << (8 * i);
+        if (fds[idx_out].revents) {
+            // Never more than the frame can hold: a declared length past the limit is refused
+            // from the length field alone.
+            std::size_t cap = need ? static_cast<std::size_t>(need) + 1 : header;
+            bool open = read_upto(out_fd_, in, cap);
+            if (!need && in.size() >= 4) {
+                std::uint32_t l = get_le32(in, 0);
+                if (l > max_response)
+                    return fail(Reply::Kind::output_limit, "the response frame declares " + std::to_string(l) +
+                                                               " bytes, more than the case's output limit of " +
+                                                               std::to_string(max_response));
+                if (l < header - 4 + 1) return fail(Reply::Kind::protocol_error, "a response frame of " + std::to_string(l) + " bytes (no status byte)");
                 need = 4 + static_cast<std::uint64_t>(l);
-                have_len = true;
-                if (l == 0) return fail(Reply::Kind::protocol_error, "empty response frame (no status byte)");
+                if (open) open = read_upto(out_fd_, in, static_cast<std::size_t>(need) + 1);
             }
-            if (have_len && in.size() >= need) {
-                if (in.size() > need) return fail(Reply::Kind::protocol_error, "bytes after the response frame");
-                break;
+            if (need && header == 8 && in.size() >= 8 && get_le32(in, 4) != number) {
+                stale = true;
+                rep.kind = Reply::Kind::protocol_error;
+                rep.detail = "a response numbered " + std::to_string(get_le32(in, 4)) + " while request " + std::to_string(number) +
+                             " was due";
+                stop(true);
+                return rep;
             }
+            if (need && in.size() > need)
+                return fail(Reply::Kind::protocol_error, describe_bytes(std::string_view(in).substr(need)) + " after the response frame");
+            if (need && in.size() == need) break;
             if (!open) return fail(Reply::Kind::crash, "the testee closed its output mid-response");
         }
     }
+    // Bytes that are already there behind the frame belong to no request.
+    {
+        std::string extra;
+        bool open = read_upto(out_fd_, extra, 4096);
+        if (!extra.empty()) return fail(Reply::Kind::protocol_error, describe_bytes(extra) + " after the response frame");
+        if (!open) close_fd(out_fd_);
+    }
+    rep.peak_kb = std::max(rep.peak_kb, tree_peak_kb(root, true, !reset));
+    // Nothing the request started outlives it.
+    kill_descendants(root);
+    sweep_orphans(serial_);
     drain_stderr();
     rep.kind = Reply::Kind::answer;
-    rep.payload = in.substr(4);
-    rep.err = err_buf_;
-    rep.peak_rss_kb = hwm_reset ? vm_hwm_kb(pid_) : 0;
+    rep.payload = in.substr(header);
+    rep.err = err_.text();
     rep.wall_ms = ms_since(t0);
+    return rep;
+}
+
+PersistentProcess::Reply PersistentProcess::request(char op, std::string_view input, std::chrono::milliseconds timeout,
+                                                    std::size_t max_response) {
+    std::string previous_void;
+    // Bytes that came since the last response belong to no request: that response is void and
+    // the process is replaced before this request.
+    if (pid_ >= 0 && out_fd_ >= 0) {
+        std::string stray;
+        bool open = read_upto(out_fd_, stray, 4096);
+        if (!stray.empty()) previous_void = describe_bytes(stray) + " arrived after the response, before the next request";
+        if (!stray.empty() || !open) stop(true);
+    }
+    Reply rep;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (pid_ < 0) {
+            std::string error;
+            if (!start(error)) {
+                rep = Reply{};
+                rep.kind = Reply::Kind::start_error;
+                rep.detail = error;
+                break;
+            }
+        }
+        bool stale = false;
+        std::uint32_t number = next_number_++;
+        rep = exchange(frame_for(op, input, number), number, timeout,
+                       max_response + (protocol_ >= 2 ? 4 : 0), stale);
+        if (!stale) break;
+        // A response numbered for an earlier request: that one answered twice. Re-run this
+        // request on a fresh process; a second stale answer fails it.
+        if (previous_void.empty()) previous_void = rep.detail + ": the earlier request was answered twice";
+    }
+    rep.previous_void = std::move(previous_void);
     return rep;
 }
 

@@ -1,11 +1,12 @@
 // Running a testee: one child process per case, or one long-lived child answering framed requests.
+// Either way the child's whole process tree is watched (memory) and killed when its case ends.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,8 +20,26 @@ namespace ond::conformance {
 // on an unterminated quote or an empty command.
 std::vector<std::string> split_command(std::string_view cmd);
 
+// True when the command uses shell syntax that split_command does not give (pipes, redirections,
+// `;`, `&`, `$`, backquotes, globs, `~`, parentheses) outside single quotes.
+bool has_shell_syntax(std::string_view cmd);
+
+// The argv a command runs as: its words when it is a simple command (started directly, with
+// posix_spawn), else `/bin/sh -c CMD`.
+std::vector<std::string> command_argv(std::string_view cmd);
+
 // Resolves argv[0] through PATH (unless it holds a '/'); empty when not found or not executable.
 std::string resolve_executable(const std::string& name);
+
+// Keeps the first and the last `keep` bytes of what a child writes on stderr.
+struct Excerpt {
+    std::size_t keep = 2048;
+    std::string head, tail;
+    std::size_t total = 0;
+    void add(const char* p, std::size_t n);
+    std::string text() const;  // head, "[... N bytes ...]", tail
+    void clear() { head.clear(), tail.clear(), total = 0; }
+};
 
 struct ProcessResult {
     bool started = false;        // false: could not start (see error)
@@ -28,56 +47,86 @@ struct ProcessResult {
     int exit_code = -1;
     int signal = 0;              // terminating signal, 0 if none
     bool timed_out = false;      // killed by the runner after the time-out
-    std::string out;             // stdout
-    std::string err;             // stderr
-    long max_rss_kb = 0;         // peak resident set of the process (wait4 rusage)
+    bool output_exceeded = false;  // stdout went past max_output: killed, `out` holds the first bytes
+    std::string out;             // stdout (at most max_output bytes)
+    std::string err;             // stderr: its first and last lines (Excerpt)
+    long peak_kb = 0;            // peak of the summed VmHWM of the process and its descendants
     double wall_ms = 0;
     std::string error;           // why it could not start
 };
 
+struct SpawnLimits {
+    std::size_t max_output = 256u << 20;  // stdout bytes
+    long memory_limit_kb = 0;             // RLIMIT_AS of each process of the tree; 0: none
+};
+
 // Runs argv with `input` on stdin, collecting stdout and stderr (poll, so neither side can block
-// the other). The child gets its own process group; on time-out the whole group is killed, and
-// it is killed anyway once the child has exited so that no grandchild outlives the case.
-// Output beyond max_output bytes per stream is discarded (the case then counts as a crash by the
-// caller's choice: `out_truncated`).
+// the other). When the child exits, or at the time-out, every process it left behind is killed,
+// also those that left its session (the runner is their subreaper); then the pipes are drained.
 ProcessResult run_process(const std::vector<std::string>& argv, std::string_view input,
-                          std::chrono::milliseconds timeout, std::size_t max_output = 256u << 20);
+                          std::chrono::milliseconds timeout, SpawnLimits limits = {});
 // The same with the input made piece by piece, for inputs too large to hold (`ond conform
 // --large`): `next` returns the next bytes (valid until the following call), empty at the end.
 ProcessResult run_process(const std::vector<std::string>& argv, const std::function<std::string_view()>& next,
-                          std::chrono::milliseconds timeout, std::size_t max_output = 256u << 20);
+                          std::chrono::milliseconds timeout, SpawnLimits limits = {});
 
-// A long-lived child speaking the framed protocol of PROTOCOL.md. Not thread-safe: one per thread.
+// A long-lived child speaking the framed protocol of PROTOCOL.md (version 2 when it says so on
+// the hello request, else version 1). Not thread-safe: one per thread.
 class PersistentProcess {
 public:
-    explicit PersistentProcess(std::vector<std::string> argv);
+    explicit PersistentProcess(std::vector<std::string> argv, long memory_limit_kb = 0);
     ~PersistentProcess();
     PersistentProcess(const PersistentProcess&) = delete;
     PersistentProcess& operator=(const PersistentProcess&) = delete;
 
     struct Reply {
-        enum class Kind { answer, crash, timeout, protocol_error, start_error } kind = Kind::crash;
-        std::string payload;     // the response payload (status byte first) for `answer`
+        enum class Kind { answer, crash, timeout, protocol_error, output_limit, start_error } kind = Kind::crash;
+        std::string payload;     // the response payload (status byte first, number removed) for `answer`
         std::string detail;      // for the other kinds
         int signal = 0;
         int exit_code = -1;
-        std::string err;         // what the child wrote on stderr meanwhile (tail)
-        long peak_rss_kb = 0;    // VmHWM over the request (reset before it when the kernel allows)
+        std::string err;         // what the child wrote on stderr meanwhile (first and last lines)
+        long peak_kb = 0;        // peak of the tree over the request
+        long start_kb = 0;       // the root's resident set when the request was sent
         double wall_ms = 0;
+        // Non-empty when bytes arrived after the previous complete response (before this request,
+        // or as a response numbered for an earlier request): the previous answer is void, and this
+        // request was sent to a fresh process.
+        std::string previous_void;
     };
-    // Sends one request (4-byte LE length + payload) and waits for one response. On a crash,
-    // time-out or protocol error the child is killed and a new one is started for the next request.
-    Reply request(std::string_view payload, std::chrono::milliseconds timeout);
+    // Sends one request and waits for its response. On a crash, time-out or protocol error the
+    // child's tree is killed and a new one is started for the next request. A response longer than
+    // max_response is refused from its length field, without reading it.
+    Reply request(char op, std::string_view input, std::chrono::milliseconds timeout,
+                  std::size_t max_response = 1u << 30);
+    // Ends the child (end of input, then a kill); returns what it wrote after its last response.
+    std::string finish();
+
+    // Requests sent to each fresh process before its first case; their memory is its baseline.
+    void set_baselines(std::map<char, std::string> inputs) { baseline_inputs_ = std::move(inputs); }
+    long baseline_kb(char op) const;
+    int protocol() const noexcept { return protocol_; }
     long pid() const noexcept { return pid_; }
 
 private:
     bool start(std::string& error);
-    void stop(bool kill_now);
+    Reply exchange(const std::string& frame, std::uint32_t number, std::chrono::milliseconds timeout,
+                   std::size_t max_response, bool& stale);
+    void stop(bool kill_now, std::string* trailing = nullptr);
+    void reap_after_failure(Reply& rep, bool crashed);
     void drain_stderr();
+    std::string frame_for(char op, std::string_view input, std::uint32_t number) const;
+
     std::vector<std::string> argv_;
+    long memory_limit_kb_ = 0;
     long pid_ = -1;
+    std::uint64_t serial_ = 0;
     int in_fd_ = -1, out_fd_ = -1, err_fd_ = -1;
-    std::string err_buf_;
+    int protocol_ = 1;
+    std::uint32_t next_number_ = 1;
+    Excerpt err_;
+    std::map<char, std::string> baseline_inputs_;
+    std::map<char, long> baseline_kb_;
 };
 
 }  // namespace ond::conformance

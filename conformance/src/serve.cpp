@@ -17,13 +17,15 @@ int serve_main(int argc, char** argv) {
                 "Answers framed requests on stdin with the reference codec (the persistent testee protocol of\n"
                 "conformance/PROTOCOL.md): each request and each response is a 4-byte little-endian length and\n"
                 "a payload; a request is one op byte (D decode, E encode, S stream) and the input; a response is\n"
-                "a status byte (0 accept, 1 reject) and the output (accept) or the error code (reject).\n");
+                "a status byte (0 accept, 1 reject) and the output (accept) or the error code (reject). After the\n"
+                "hello request 'V2' it speaks version 2: a request number follows the op byte and leads the response.\n");
             return 0;
         }
         std::fprintf(stderr, "ond serve: unknown argument '%s' (see --help)\n", argv[i]);
         return 2;
     }
     std::string payload;
+    int version = 1;
     for (;;) {
         unsigned char len[4];
         std::size_t got = std::fread(len, 1, 4, stdin);
@@ -53,11 +55,15 @@ int serve_main(int argc, char** argv) {
         }
         std::string reply;
         char op = payload[0];
-        std::string_view input = std::string_view(payload).substr(1);
-        if (op == 'D' || op == 'E' || op == 'S') {
-            reply = frame_reply(reference_answer(static_cast<Op>(op), input));
+        if (op == 'V') {
+            // The hello: version 2 (numbered frames) when the runner asks for it.
+            reply = payload == "V2" ? std::string("\0" "2", 2) : std::string(1, '\2');
+            version = payload == "V2" ? 2 : 1;
+        } else if ((op == 'D' || op == 'E' || op == 'S') && payload.size() >= (version >= 2 ? 5u : 1u)) {
+            std::size_t skip = version >= 2 ? 5 : 1;
+            reply = payload.substr(1, skip - 1) + frame_reply(reference_answer(static_cast<Op>(op), std::string_view(payload).substr(skip)));
         } else {
-            reply = std::string(1, '\2');  // unsupported operation
+            reply = payload.substr(1, version >= 2 ? 4 : 0) + std::string(1, '\2');  // unsupported operation
         }
         auto rn = static_cast<std::uint32_t>(reply.size());
         unsigned char hdr[4] = {static_cast<unsigned char>(rn), static_cast<unsigned char>(rn >> 8),

@@ -1,6 +1,8 @@
 #include "testee.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 
 #include "ond/content_json.hpp"
@@ -8,14 +10,17 @@
 
 namespace ond::conformance {
 
-const char* status_name(Outcome::Status s) noexcept {
-    switch (s) {
-        case Outcome::Status::accept: return "accept";
-        case Outcome::Status::reject: return "reject";
-        case Outcome::Status::crash: return "crash";
-        case Outcome::Status::timeout: return "timeout";
-        case Outcome::Status::unsupported: return "unsupported";
-        case Outcome::Status::start_error: return "start-error";
+const char* answer_name(Answer a) noexcept {
+    switch (a) {
+        case Answer::accept: return "accept";
+        case Answer::reject: return "reject";
+        case Answer::crash: return "crash";
+        case Answer::timeout: return "timeout";
+        case Answer::protocol: return "protocol";
+        case Answer::output: return "output";
+        case Answer::unsupported: return "unsupported";
+        case Answer::start_error: return "start-error";
+        case Answer::not_run: return "not-run";
     }
     return "?";
 }
@@ -132,14 +137,15 @@ std::string frame_reply(const RefAnswer& a) {
 
 namespace {
 
+
 class ReferenceTestee final : public Testee {
 public:
     bool supports(Op) const override { return true; }
-    Outcome run(Op op, std::string_view input, unsigned) override {
+    Outcome run(Op op, std::string_view input, unsigned, const RunContext&) override {
         auto t0 = std::chrono::steady_clock::now();
         RefAnswer a = reference_answer(op, input);
         Outcome o;
-        o.status = a.accept ? Outcome::Status::accept : Outcome::Status::reject;
+        o.status = a.accept ? Answer::accept : Answer::reject;
         o.out = std::move(a.out);
         o.code = std::move(a.code);
         o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -148,17 +154,18 @@ public:
     std::string describe() const override { return "reference codec (in-process)"; }
 };
 
-std::string tail(const std::string& s, std::size_t n = 400) {
-    return s.size() <= n ? s : "..." + s.substr(s.size() - n);
+std::string with_stderr(std::string detail, const std::string& err) {
+    if (!err.empty()) detail += "; stderr: " + err;
+    return detail;
 }
 
 class CommandTestee final : public Testee {
 public:
-    CommandTestee(const std::string& d, const std::string& e, const std::string& s, std::chrono::milliseconds t)
-        : timeout_(t), text_{d, e, s} {
+    CommandTestee(const std::string& d, const std::string& e, const std::string& s, std::chrono::milliseconds t, long limit_kb)
+        : timeout_(t), limit_kb_(limit_kb), text_{d, e, s} {
         for (int i = 0; i < 3; ++i) {
             if (text_[i].empty()) continue;
-            argv_[i] = split_command(text_[i]);
+            argv_[i] = command_argv(text_[i]);
             if (resolve_executable(argv_[i][0]).empty())
                 throw std::invalid_argument("cannot find the program '" + argv_[i][0] + "' of '" + text_[i] + "'");
         }
@@ -173,108 +180,166 @@ public:
             if (!text_[i].empty()) d += (d.empty() ? "" : ", ") + std::string(names[i]) + " '" + text_[i] + "'";
         return d.empty() ? "no adapter" : d;
     }
-    Outcome run(Op op, std::string_view input, unsigned) override {
+    void set_baselines(const std::map<Op, std::string>& inputs) override {
+        for (const auto& [op, input] : inputs) {
+            if (!supports(op)) continue;
+            long b = 0;
+            for (int i = 0; i < 3; ++i) {
+                ProcessResult r = run_process(argv_[index(op)], input, timeout_, SpawnLimits{64u << 20, limit_kb_});
+                if (r.exited) b = std::max(b, r.peak_kb);
+            }
+            baseline_[index(op)] = b;
+        }
+    }
+    long baseline_kb(Op op) const override { return baseline_[index(op)]; }
+    Outcome run(Op op, std::string_view input, unsigned, const RunContext& ctx) override {
         Outcome o;
         const auto& argv = argv_[index(op)];
         if (argv.empty()) {
-            o.status = Outcome::Status::unsupported;
+            o.status = Answer::unsupported;
             return o;
         }
-        ProcessResult r = run_process(argv, input, timeout_);
+        ProcessResult r = run_process(argv, input, timeout_, SpawnLimits{ctx.output_limit, limit_kb_});
         o.ms = r.wall_ms;
-        o.rss_kb = r.max_rss_kb;
         if (!r.started) {
-            o.status = Outcome::Status::start_error;
+            o.status = Answer::start_error;
             o.detail = r.error;
             return o;
         }
+        o.memory_measured = true;
+        o.peak_kb = r.peak_kb;
+        o.growth_kb = r.peak_kb - baseline_[index(op)];
         o.out = std::move(r.out);
-        if (r.timed_out) {
-            o.status = Outcome::Status::timeout;
-            o.detail = "no answer within " + std::to_string(timeout_.count()) + " ms; process group killed";
+        if (r.output_exceeded) {
+            o.status = Answer::output;
+            o.detail = "more than " + std::to_string(ctx.output_limit) + " bytes on stdout; process tree killed";
+        } else if (r.timed_out) {
+            o.status = Answer::timeout;
+            o.detail = "no answer within " + std::to_string(timeout_.count()) + " ms; process tree killed";
         } else if (r.signal) {
-            o.status = Outcome::Status::crash;
-            o.detail = "killed by signal " + std::to_string(r.signal) + " (" + strsignal(r.signal) + ")";
+            o.status = Answer::crash;
+            o.detail = with_stderr("killed by signal " + std::to_string(r.signal) + " (" + strsignal(r.signal) + ")", r.err);
         } else if (r.exit_code == 0) {
-            o.status = Outcome::Status::accept;
+            o.status = Answer::accept;
         } else if (r.exit_code == 1) {
-            o.status = Outcome::Status::reject;
+            o.status = Answer::reject;
             o.code = parse_error_line(r.err);
         } else {
-            o.status = Outcome::Status::crash;
-            o.detail = "exit status " + std::to_string(r.exit_code);
+            o.status = Answer::crash;
+            o.detail = with_stderr("exit status " + std::to_string(r.exit_code), r.err);
         }
-        if (o.status == Outcome::Status::crash && !r.err.empty()) o.detail += "; stderr: " + tail(r.err);
         return o;
     }
 
 private:
     std::chrono::milliseconds timeout_;
+    long limit_kb_;
     std::string text_[3];
     std::vector<std::string> argv_[3];
+    long baseline_[3] = {0, 0, 0};
 };
 
 class PersistentTestee final : public Testee {
 public:
-    PersistentTestee(const std::string& cmd, unsigned workers, std::chrono::milliseconds t) : text_(cmd), timeout_(t) {
-        auto argv = split_command(cmd);
+    PersistentTestee(const std::string& cmd, unsigned workers, std::chrono::milliseconds t, long limit_kb) : text_(cmd), timeout_(t) {
+        auto argv = command_argv(cmd);
         if (resolve_executable(argv[0]).empty())
             throw std::invalid_argument("cannot find the program '" + argv[0] + "' of '" + cmd + "'");
-        for (unsigned i = 0; i < std::max(1u, workers); ++i) procs_.push_back(std::make_unique<PersistentProcess>(argv));
+        for (unsigned i = 0; i < std::max(1u, workers); ++i) {
+            procs_.push_back(std::make_unique<PersistentProcess>(argv, limit_kb));
+            last_case_.push_back(npos);
+        }
     }
     bool supports(Op) const override { return true; }
     bool measures_memory() const override { return true; }
     std::string describe() const override { return "persistent '" + text_ + "'"; }
-    Outcome run(Op op, std::string_view input, unsigned worker) override {
-        std::string payload(1, static_cast<char>(op));
-        payload.append(input);
-        auto rep = procs_[worker % procs_.size()]->request(payload, timeout_);
+    void set_baselines(const std::map<Op, std::string>& inputs) override {
+        std::map<char, std::string> by_byte;
+        for (const auto& [op, input] : inputs) by_byte[static_cast<char>(op)] = input;
+        for (auto& p : procs_) p->set_baselines(by_byte);
+    }
+    long baseline_kb(Op op) const override { return procs_.front()->baseline_kb(static_cast<char>(op)); }
+    Outcome run(Op op, std::string_view input, unsigned worker, const RunContext& ctx) override {
+        auto& proc = *procs_[worker % procs_.size()];
+        auto& last = last_case_[worker % procs_.size()];
+        auto rep = proc.request(static_cast<char>(op), input, timeout_, ctx.output_limit + 1);
+        if (!rep.previous_void.empty() && last != npos) void_case(last, rep.previous_void);
+        last = ctx.case_index;
         Outcome o;
         o.ms = rep.wall_ms;
-        o.rss_kb = rep.peak_rss_kb;
         using K = PersistentProcess::Reply::Kind;
+        if (rep.kind != K::start_error) {
+            o.memory_measured = true;
+            o.peak_kb = rep.peak_kb;
+            o.growth_kb = rep.peak_kb - rep.start_kb - proc.baseline_kb(static_cast<char>(op));
+        }
         switch (rep.kind) {
             case K::start_error:
-                o.status = Outcome::Status::start_error;
+                o.status = Answer::start_error;
                 o.detail = rep.detail;
                 return o;
             case K::timeout:
-                o.status = Outcome::Status::timeout;
-                o.detail = "no answer within " + std::to_string(timeout_.count()) + " ms; process restarted";
+                o.status = Answer::timeout;
+                o.detail = "no answer within " + std::to_string(timeout_.count()) + " ms; process tree killed and restarted";
+                return o;
+            case K::output_limit:
+                o.status = Answer::output;
+                o.detail = rep.detail;
                 return o;
             case K::crash:
-            case K::protocol_error:
-                o.status = Outcome::Status::crash;
-                o.detail = rep.detail;
-                if (rep.signal) o.detail += "; killed by signal " + std::to_string(rep.signal) + " (" + strsignal(rep.signal) + ")";
-                if (rep.exit_code >= 0) o.detail += "; exit status " + std::to_string(rep.exit_code);
-                if (!rep.err.empty()) o.detail += "; stderr: " + tail(rep.err);
+            case K::protocol_error: {
+                o.status = rep.kind == K::crash ? Answer::crash : Answer::protocol;
+                std::string d = rep.detail;
+                if (rep.signal) d += "; killed by signal " + std::to_string(rep.signal) + " (" + strsignal(rep.signal) + ")";
+                if (rep.exit_code >= 0) d += "; exit status " + std::to_string(rep.exit_code);
+                o.detail = with_stderr(d, rep.err);
                 return o;
+            }
             case K::answer: break;
         }
         auto status = static_cast<unsigned char>(rep.payload[0]);
         std::string_view rest = std::string_view(rep.payload).substr(1);
         if (status == 0) {
-            o.status = Outcome::Status::accept;
+            o.status = Answer::accept;
             o.out = std::string(rest);
         } else if (status == 1) {
-            o.status = Outcome::Status::reject;
+            o.status = Answer::reject;
             auto nl = rest.find('\n');
             o.code = std::string(rest.substr(0, nl));
             if (nl != std::string_view::npos) o.out = std::string(rest.substr(nl + 1));
         } else if (status == 2) {
-            o.status = Outcome::Status::unsupported;
+            o.status = Answer::unsupported;
         } else {
-            o.status = Outcome::Status::crash;
+            o.status = Answer::protocol;
             o.detail = "unknown status byte " + std::to_string(status) + " in the response";
         }
         return o;
     }
+    std::vector<Amendment> finish() override {
+        for (std::size_t w = 0; w < procs_.size(); ++w) {
+            std::string trailing = procs_[w]->finish();
+            if (!trailing.empty() && last_case_[w] != npos)
+                void_case(last_case_[w], std::to_string(trailing.size()) + " bytes arrived after the response, before the end of input");
+        }
+        std::lock_guard lock(mutex_);
+        return std::move(amendments_);
+    }
 
 private:
+    static constexpr std::size_t npos = ~std::size_t{0};
+    void void_case(std::size_t index, const std::string& why) {
+        Outcome o;
+        o.status = Answer::protocol;
+        o.detail = why + "; its answer is void (PROTOCOL.md: one response per request)";
+        std::lock_guard lock(mutex_);
+        amendments_.push_back({index, std::move(o)});
+    }
     std::string text_;
     std::chrono::milliseconds timeout_;
     std::vector<std::unique_ptr<PersistentProcess>> procs_;
+    std::vector<std::size_t> last_case_;
+    std::mutex mutex_;
+    std::vector<Amendment> amendments_;
 };
 
 }  // namespace
@@ -282,13 +347,14 @@ private:
 std::unique_ptr<Testee> make_reference_testee() { return std::make_unique<ReferenceTestee>(); }
 
 std::unique_ptr<Testee> make_command_testee(const std::string& decoder, const std::string& encoder,
-                                            const std::string& stream_decoder, std::chrono::milliseconds timeout) {
-    return std::make_unique<CommandTestee>(decoder, encoder, stream_decoder, timeout);
+                                            const std::string& stream_decoder, std::chrono::milliseconds timeout,
+                                            long memory_limit_kb) {
+    return std::make_unique<CommandTestee>(decoder, encoder, stream_decoder, timeout, memory_limit_kb);
 }
 
 std::unique_ptr<Testee> make_persistent_testee(const std::string& command, unsigned workers,
-                                               std::chrono::milliseconds timeout) {
-    return std::make_unique<PersistentTestee>(command, workers, timeout);
+                                               std::chrono::milliseconds timeout, long memory_limit_kb) {
+    return std::make_unique<PersistentTestee>(command, workers, timeout, memory_limit_kb);
 }
 
 }  // namespace ond::conformance

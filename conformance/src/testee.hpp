@@ -3,6 +3,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -15,36 +17,63 @@ namespace ond::conformance {
 
 enum class Op : char { decode = 'D', encode = 'E', stream = 'S' };
 
+// What the testee did with a case.
+enum class Answer : std::uint8_t {
+    accept,       // exit 0 / status 0
+    reject,       // exit 1 / status 1
+    crash,        // a signal or another exit status
+    timeout,
+    protocol,     // a persistent testee broke the framing (PROTOCOL.md)
+    output,       // more output than the case's limit
+    unsupported,  // the testee has no adapter for this operation
+    start_error,  // the adapter could not be started at all
+    not_run,      // the run stopped before this case (--max-consecutive-failures)
+};
+const char* answer_name(Answer a) noexcept;
+
 struct Outcome {
-    enum class Status {
-        accept,       // exit 0 / status 0
-        reject,       // exit 1 / status 1
-        crash,        // a signal, another exit status, a broken frame
-        timeout,
-        unsupported,  // the testee has no adapter for this operation
-        start_error,  // the adapter could not be started at all
-    };
-    Status status = Status::crash;
+    using Status = Answer;
+    Answer status = Answer::crash;
     std::string out;     // stdout (accept: the answer; stream reject: the lines before the fault)
     std::string code;    // from `error: CODE` (reject)
-    std::string detail;  // crash / time-out details, stderr excerpt
-    long rss_kb = 0;     // peak RSS of the testee process for this case (0: not measured)
+    std::string detail;  // crash / time-out / protocol details, with the first and last lines of stderr
+    bool memory_measured = false;
+    long peak_kb = 0;    // peak of the testee's process tree during the case
+    long growth_kb = 0;  // that peak over the testee's baseline (what the case itself cost)
     double ms = 0;
 };
 
-const char* status_name(Outcome::Status s) noexcept;
+inline const char* status_name(Answer a) noexcept { return answer_name(a); }
 
 // Parses a stderr text's first line for `error: CODE`.
 std::string parse_error_line(std::string_view err);
+
+// What the runner tells the testee about the case it runs.
+struct RunContext {
+    std::size_t case_index = 0;              // the case's place in the run (for late verdicts)
+    std::size_t output_limit = 256u << 20;   // stdout bytes (persistent: response payload bytes)
+};
+
+// A verdict that arrives after its case ran: bytes a persistent testee wrote when no response
+// was due void the answer of the case they followed.
+struct Amendment {
+    std::size_t case_index = 0;
+    Outcome outcome;
+};
 
 class Testee {
 public:
     virtual ~Testee() = default;
     virtual bool supports(Op op) const = 0;
     // `worker` is the index of the calling thread (0 .. jobs-1).
-    virtual Outcome run(Op op, std::string_view input, unsigned worker) = 0;
+    virtual Outcome run(Op op, std::string_view input, unsigned worker, const RunContext& ctx) = 0;
     virtual std::string describe() const = 0;
     virtual bool measures_memory() const { return false; }
+    // Small valid inputs per operation: what they cost is the testee's memory baseline.
+    virtual void set_baselines(const std::map<Op, std::string>&) {}
+    virtual long baseline_kb(Op) const { return 0; }
+    // Ends the testee's processes; returns the verdicts that changed meanwhile.
+    virtual std::vector<Amendment> finish() { return {}; }
 };
 
 // --- the reference codec as a testee, and the reference answers the checks compare with ---
@@ -63,12 +92,13 @@ RefAnswer reference_answer(Op op, std::string_view input);
 
 std::unique_ptr<Testee> make_reference_testee();
 // Commands may be empty (that operation is then unsupported). Throws std::invalid_argument on
-// a command that cannot be split or whose program cannot be found.
+// a command that cannot be split or whose program cannot be found. Commands with shell syntax
+// run under /bin/sh -c; the others are started directly. memory_limit_kb: RLIMIT_AS per process.
 std::unique_ptr<Testee> make_command_testee(const std::string& decoder, const std::string& encoder,
                                             const std::string& stream_decoder,
-                                            std::chrono::milliseconds timeout);
+                                            std::chrono::milliseconds timeout, long memory_limit_kb = 0);
 std::unique_ptr<Testee> make_persistent_testee(const std::string& command, unsigned workers,
-                                               std::chrono::milliseconds timeout);
+                                               std::chrono::milliseconds timeout, long memory_limit_kb = 0);
 
 // The framed protocol's payloads (PROTOCOL.md), shared by the runner and serve_main.
 std::string frame_reply(const RefAnswer& a);

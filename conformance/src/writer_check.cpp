@@ -1,19 +1,16 @@
 #include "writer_check.hpp"
 
-#include <algorithm>
-
+#include "escape.hpp"
 #include "ond/content_json.hpp"
 #include "writer_rules.hpp"
 
 namespace ond::conformance {
 
-namespace {
-
-const char* const inspect_hint = "; compare `ond inspect` of the canonical bytes and of the testee's";
-
-}  // namespace
-
-void add_writer_findings(std::string_view canonical, std::string_view got, const char* check, CaseResult& r) {
+void add_writer_findings(std::string_view canonical, std::string_view got, Check check, CaseResult& r) {
+    if (got == canonical) {
+        ++r.recommended_pass;
+        return;
+    }
     const WriterJudgement j = judge_writer(canonical, got);
     std::string where;
     if (j.first_difference) {
@@ -30,18 +27,21 @@ void add_writer_findings(std::string_view canonical, std::string_view got, const
         } catch (const json::JsonError& e) {
             d = e.what();
         }
-        if (d) r.findings.push_back({Level::required, check, "the bytes written decode to other content: " + *d + where});
+        if (d)
+            r.findings.push_back({Level::required, Check::content,
+                                  escape_text("the bytes written decode to other content: " + *d + where, false)});
     }
     for (const WriterFinding& f : j.findings) {
-        r.findings.push_back({f.required ? Level::required : Level::recommended, check,
-                              "writer rule " + f.rule + " (" + (f.required ? "required" : "recommended") + "): " +
-                                  f.message + where + inspect_hint});
+        const std::string message = "writer rule " + f.rule + " (" + (f.required ? "required" : "recommended") + "): " +
+                                    f.message + where + "; compare `ond inspect` of the canonical bytes and of these";
+        r.findings.push_back({f.required ? Level::required : Level::recommended, check, escape_text(message, false)});
         if (!f.required) ++r.recommended_fail;
     }
 }
 
-void check_round_trip(const Case& c, const Outcome& decoded, Testee& testee, unsigned worker, CaseResult& r) {
-    if (c.kind != Kind::decode || c.origin != "corpus" || decoded.status != Outcome::Status::accept) return;
+void check_round_trip(const Case& c, const Outcome& decoded, Testee& testee, unsigned worker, std::size_t case_index,
+                      CaseResult& r) {
+    if (c.kind != Kind::decode || c.origin != Origin::corpus || decoded.status != Answer::accept) return;
     if (c.verdict != Verdict::valid && c.verdict != Verdict::noncanonical) return;
     if (r.required_failed() || !testee.supports(Op::encode) || !c.expected) return;
     // The canonical bytes: a valid case's input; else the reference's encoding of the expected content.
@@ -51,15 +51,15 @@ void check_round_trip(const Case& c, const Outcome& decoded, Testee& testee, uns
         if (!ref.accept) return;  // content the reference cannot write has no canonical bytes
         canonical = ref.out;
     }
-    const Outcome e = testee.run(Op::encode, decoded.out, worker);
-    if (e.status == Outcome::Status::accept) {
-        if (e.out == canonical) ++r.recommended_pass;
-        else add_writer_findings(canonical, e.out, "round-trip", r);
-    } else if (e.status != Outcome::Status::unsupported) {
-        r.findings.push_back({Level::required, "round-trip",
-                              std::string("the encoder did not write the decoder's content: ") + status_name(e.status) +
-                                  (e.code.empty() ? "" : " (error: " + e.code + ")")});
-    }
+    RunContext ctx;
+    ctx.case_index = case_index;
+    const Outcome e = testee.run(Op::encode, decoded.out, worker, ctx);
+    if (e.status == Answer::accept)
+        add_writer_findings(canonical, e.out, Check::round_trip, r);
+    else if (e.status != Answer::unsupported)
+        r.findings.push_back({Level::required, Check::round_trip,
+                              std::string("the encoder did not write the decoder's content back: ") + answer_name(e.status) +
+                                  (e.code.empty() ? "" : " (error: " + escape_text(e.code, false) + ")")});
     if (r.required_failed()) r.status = Status::fail;
 }
 

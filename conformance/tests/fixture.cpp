@@ -156,6 +156,16 @@ std::string build_fixture_corpus(const std::string& dir) {
     }
     add("impl/categories/score-above-one", "decode", "categories", "impl", {"R4"}, patch_float(basic_bytes, 0.3333333f, bits(2.0f)),
         ".ondc", std::nullopt, "", "categories.score-out-of-range", false);
+    {
+        // What a reader that accepts must give: the score kept as it is.
+        Container kept = basic_container(true);
+        kept.docs[0].cats[0].score = 2.0f;
+        std::string rel = "cases/impl_categories_score-above-one.if-accepted.json";
+        std::string text = json::to_json(kept);
+        write_file(dir + "/" + rel, text);
+        cases.back()["if_accepted"] = rel;
+        cases.back()["sha256"][rel] = corpus::sha256_hex(text);
+    }
 
     Container plain = basic_container(false, "a second doc");
     std::string plain_bytes = to_string(encode(plain));

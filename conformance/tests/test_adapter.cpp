@@ -2,7 +2,9 @@
 // --fault. The runner's tests point `ond conform` at it and check that each fault is reported
 // on the right case. Without --fault it is a clean adapter.
 //
-//   ond_test_adapter [--fault F] decode|encode|stream|serve
+//   ond_test_adapter [--fault F] [--protocol 1] decode|encode|stream|serve
+//
+// `serve` speaks version 2 of the persistent protocol (numbered frames) unless --protocol 1.
 //
 // Faults:
 //   nan-conf            accepts a NaN confidence (reads it as 1.0)
@@ -15,8 +17,23 @@
 //   alloc-declared      allocates the header's declared body length up front (capped at 256 MiB
 //                       so that the test cannot exhaust the machine) and touches every page
 //   wrong-code          rejects with the right verdict but always says `error: header.bad-magic`
+//   accept-impl-wrong   accepts category scores outside [0, 1] but reports them as 1.0
+//   answer-twice        (serve) sends every response again ~50 ms later
+//   bytes-before        (serve) writes a complete accept frame before the first request
+//   child-alloc         on a lying length, a child process allocates and touches 300 MiB
+//   big-heap            allocates and touches 200 MiB on its first request and keeps it
+//   setsid-sleeper      leaves a `setsid sleep` holding its stdout behind on every request
+//   huge-output         floods stdout (serve: a response frame declaring 4 GiB, then a flood)
+//   bad-utf8            rejects with `error: x\xC0\x80y` and invalid UTF-8 on stderr
+//   loud-crash          exits 3 after a first stderr line, 300 lines of stack and a last line
+//   bom-text            decodes with a U+FEFF before the text
+//   always-crash        dies of SIGSEGV on every input
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include <cmath>
 #include <cstdio>
@@ -24,6 +41,7 @@
 #include <cstring>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -39,6 +57,14 @@ using ond::conformance::get_u32;
 using ond::conformance::put_u32;
 
 std::string fault;
+int protocol = 2;
+
+void touch(std::size_t n, bool keep) {
+    auto* p = static_cast<volatile char*>(std::malloc(n));
+    if (!p) return;
+    for (std::size_t i = 0; i < n; i += 4096) p[i] = 1;
+    if (!keep) std::free(const_cast<char*>(p));
+}
 
 struct Answer {
     int status = 1;  // 0 accept, 1 reject
@@ -60,6 +86,33 @@ bool is_nan_at(const std::string& b, std::uint64_t off) {
 }
 
 void maybe_planted_trouble(const std::string& input) {
+    if (fault == "always-crash") {
+        ::signal(SIGSEGV, SIG_DFL);
+        ::raise(SIGSEGV);
+    }
+    if (fault == "big-heap") {
+        static bool done = false;
+        if (!done) touch(200u << 20, true), done = true;
+    }
+    if (fault == "setsid-sleeper" && ::fork() == 0) {
+        ::setsid();
+        ::execlp("sleep", "sleep", "1000", static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    if (fault == "child-alloc" && input.size() >= 12 && get_u32(input, 8) > input.size()) {
+        pid_t pid = ::fork();
+        if (pid == 0) {
+            touch(300u << 20, false);
+            ::_exit(0);
+        }
+        if (pid > 0) ::waitpid(pid, nullptr, 0);
+    }
+    if (fault == "loud-crash") {
+        std::fprintf(stderr, "Error: the real message is on the first line\n");
+        for (int i = 0; i < 300; ++i) std::fprintf(stderr, "    at frame%d (adapter.js:%d:1)\n", i, i);
+        std::fprintf(stderr, "Node.js v18.19.0\n");
+        std::exit(3);
+    }
     if (fault == "crash-on-marker" && input.find("boom") != std::string::npos) {
         ::signal(SIGSEGV, SIG_DFL);  // a sanitizer's handler would turn the signal into an exit status
         ::raise(SIGSEGV);
@@ -104,9 +157,17 @@ std::string lossy(const std::string& json_text) {
 
 Answer decode(std::string input) {
     maybe_planted_trouble(input);
+    std::optional<float> kept_score;
     for (int attempt = 0; attempt < 8; ++attempt) {
         try {
             auto c = ond::decode(ond::as_bytes(input.data(), input.size()));
+            if (fault == "accept-impl") {
+                for (auto& d : c.docs)
+                    for (auto& cat : d.cats)
+                        if (cat.score == 1.0f && kept_score) cat.score = *kept_score;
+            }
+            if (fault == "bom-text")
+                for (auto& d : c.docs) d.set_text("\xEF\xBB\xBF" + d.text);
             std::string j = ond::json::to_json(c);
             return {0, fault == "lossy-floats" ? lossy(j) : j, {}};
         } catch (const ond::Error& e) {
@@ -122,10 +183,19 @@ Answer decode(std::string input) {
                 fix_crc(input);
                 continue;
             }
-            if (fault == "accept-impl" && e.errc() == ond::Errc::categories_score_out_of_range && e.offset() + 4 <= input.size()) {
+            if ((fault == "accept-impl" || fault == "accept-impl-wrong") && e.errc() == ond::Errc::categories_score_out_of_range &&
+                e.offset() + 4 <= input.size()) {
+                std::uint32_t bits = get_u32(input, static_cast<std::size_t>(e.offset()));
+                float f;
+                std::memcpy(&f, &bits, 4);
+                kept_score = f;
                 put_u32(input, static_cast<std::size_t>(e.offset()), 0x3F800000u);
                 fix_crc(input);
                 continue;
+            }
+            if (fault == "bad-utf8") {
+                std::fprintf(stderr, "warning: \xff\xfe bytes\n");
+                return {1, {}, "x\xC0\x80y"};
             }
             return {1, {}, fault == "wrong-code" ? "header.bad-magic" : std::string(e.code())};
         }
@@ -190,23 +260,49 @@ Answer handle(char op, const std::string& input) {
     return {2, {}, {}};
 }
 
+void put_le32(std::string& s, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) s.push_back(static_cast<char>(v >> (8 * i)));
+}
+
+void send(const std::string& payload) {
+    std::string f;
+    put_le32(f, static_cast<std::uint32_t>(payload.size()));
+    f += payload;
+    std::fwrite(f.data(), 1, f.size(), stdout);
+    std::fflush(stdout);
+}
+
 int serve() {
+    if (fault == "bytes-before") send(std::string(1, '\0') + "{}");
     for (;;) {
         unsigned char len[4];
         if (std::fread(len, 1, 4, stdin) != 4) return 0;
         std::uint32_t n = len[0] | (len[1] << 8) | (len[2] << 16) | (static_cast<std::uint32_t>(len[3]) << 24);
         std::string payload(n, '\0');
         if (std::fread(payload.data(), 1, n, stdin) != n || n == 0) return 1;
-        Answer a = handle(payload[0], payload.substr(1));
-        std::string reply(1, static_cast<char>(a.status));
+        if (payload[0] == 'V') {  // the hello: version 2 when asked for it
+            send(protocol >= 2 && payload == "V2" ? std::string("\0" "2", 2) : std::string(1, '\2'));
+            continue;
+        }
+        std::string number;
+        std::size_t skip = 1;
+        if (protocol >= 2) number = payload.substr(1, 4), skip = 5;
+        if (fault == "huge-output") {
+            std::string flood(1u << 16, ' ');
+            std::string hdr;
+            put_le32(hdr, 0xFFFFFFFFu);
+            std::fwrite(hdr.data(), 1, 4, stdout);
+            for (;;) std::fwrite(flood.data(), 1, flood.size(), stdout);
+        }
+        Answer a = handle(payload[0], payload.substr(skip));
+        std::string reply = number + std::string(1, static_cast<char>(a.status));
         if (a.status == 0) reply += a.out;
         else if (a.status == 1) reply += a.code + (a.out.empty() ? "" : "\n" + a.out);
-        auto rn = static_cast<std::uint32_t>(reply.size());
-        unsigned char hdr[4] = {static_cast<unsigned char>(rn), static_cast<unsigned char>(rn >> 8),
-                                static_cast<unsigned char>(rn >> 16), static_cast<unsigned char>(rn >> 24)};
-        std::fwrite(hdr, 1, 4, stdout);
-        std::fwrite(reply.data(), 1, reply.size(), stdout);
-        std::fflush(stdout);
+        send(reply);
+        if (fault == "answer-twice") {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            send(reply);
+        }
     }
 }
 
@@ -217,6 +313,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--fault" && i + 1 < argc) fault = argv[++i];
+        else if (a == "--protocol" && i + 1 < argc) protocol = std::atoi(argv[++i]);
         else op = a;
     }
     if (op == "serve") return serve();
@@ -227,6 +324,10 @@ int main(int argc, char** argv) {
     }
     std::string input((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
     Answer a = handle(code, input);
+    if (fault == "huge-output") {
+        std::string flood(1u << 16, '0');
+        for (;;) std::fwrite(flood.data(), 1, flood.size(), stdout);
+    }
     std::fwrite(a.out.data(), 1, a.out.size(), stdout);
     std::fflush(stdout);
     if (a.status != 0) std::fprintf(stderr, "error: %s\n", a.code.c_str());
