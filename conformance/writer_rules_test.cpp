@@ -1,4 +1,5 @@
-// Unit tests of the writer-rule judge: hand-built containers, each breaking one rule W1-W5.
+// Unit tests of the writer-rule judge (hand-built containers, each breaking one rule W1-W5) and of
+// the decode -> encode round trip.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -6,6 +7,8 @@
 #include <vector>
 
 #include "ond/ond.hpp"
+#include "ond/content_json.hpp"
+#include "writer_check.hpp"
 #include "writer_rules.hpp"
 
 namespace ond::conformance {
@@ -205,6 +208,73 @@ TEST(WriterRules, BytesThatDoNotDecodeAreRequired) {
     const WriterJudgement j = judge_writer(canonical, bad);
     EXPECT_EQ(rules_of(j), (std::vector<std::string>{"decode!"}));
     EXPECT_EQ(j.first_difference, 4u);
+}
+
+// An encoder that writes fixed bytes, whatever the content: the round trip's second half.
+class FixedEncoder final : public Testee {
+public:
+    explicit FixedEncoder(std::string bytes) : bytes_(std::move(bytes)) {}
+    bool supports(Op op) const override { return op == Op::encode; }
+    Outcome run(Op, std::string_view input, unsigned, const RunContext&) override {
+        last_input = std::string(input);
+        Outcome o;
+        o.status = Answer::accept;
+        o.out = bytes_;
+        return o;
+    }
+    std::string describe() const override { return "fixed bytes"; }
+    std::string last_input;
+
+private:
+    std::string bytes_;
+};
+
+TEST(RoundTrip, ReEncodedBytesAreJudgedRuleByRule) {
+    Case c;
+    c.id = "valid/x/two-tokens";
+    c.kind = Kind::decode;
+    c.verdict = Verdict::valid;
+    c.input = canonical;
+    c.expected = json::to_json(decode(as_bytes(canonical.data(), canonical.size())));
+    Outcome decoded;
+    decoded.status = Answer::accept;
+    decoded.out = *c.expected;
+
+    Doc2 unused;
+    unused.table.push_back("zz");
+    unused.utf16.push_back(false);
+    FixedEncoder bad(unused.bytes());
+    CaseResult r;
+    check_round_trip(c, decoded, bad, 0, 0, r);
+    EXPECT_EQ(bad.last_input, *c.expected);  // the testee's own decoded content goes back in
+    ASSERT_EQ(r.findings.size(), 1u);
+    EXPECT_EQ(r.findings[0].level, Level::required);
+    EXPECT_EQ(r.findings[0].check, Check::round_trip);
+    EXPECT_EQ(r.findings[0].message.substr(0, 96),
+              "writer rule W3-unused (required): W3: string table entry 3 'zz' is not referenced by the body; f");
+    EXPECT_EQ(r.status, Status::fail);
+
+    Doc2 mode1;
+    mode1.mode1 = true;
+    FixedEncoder lax(mode1.bytes());
+    CaseResult r2;
+    check_round_trip(c, decoded, lax, 0, 0, r2);
+    ASSERT_EQ(r2.findings.size(), 1u);
+    EXPECT_EQ(r2.findings[0].level, Level::recommended);
+    EXPECT_EQ(r2.status, Status::pass);
+    EXPECT_EQ(r2.recommended_fail, 1);
+
+    FixedEncoder exact(canonical);
+    CaseResult r3;
+    check_round_trip(c, decoded, exact, 0, 0, r3);
+    EXPECT_TRUE(r3.findings.empty());
+    EXPECT_EQ(r3.recommended_pass, 1);
+
+    c.verdict = Verdict::invalid;  // only accepted valid and non-canonical cases go round
+    FixedEncoder never("x");
+    CaseResult r4;
+    check_round_trip(c, decoded, never, 0, 0, r4);
+    EXPECT_TRUE(never.last_input.empty());
 }
 
 TEST(WriterRules, Levels) {
