@@ -48,10 +48,12 @@ Header decode_header(Cursor& c, Tracer* tr) {
         fail(Errc::header_bad_magic, base, "the magic is not ONDC or ONDB");
     if constexpr (M::trace) tr->field(base, 4, "header.magic", h.format == Format::ondc ? "ONDC" : "ONDB");
     const std::uint16_t version = c.u16();
-    if (OND_CHECK(Errc::header_bad_version, version != 1)) fail(Errc::header_bad_version, base + 4, "format version " + std::to_string(version) + " (must be 1)");
+    if (OND_CHECK(Errc::header_bad_version, version != 1))
+        fail(Errc::header_bad_version, base + 4, "format version " + std::to_string(version) + " (must be 1)");
     if constexpr (M::trace) tr->field(base + 4, 2, "header.version", "1");
     const std::uint16_t flags = c.u16();
-    if (OND_CHECK(Errc::header_bad_flags, flags > 1)) fail(Errc::header_bad_flags, base + 6, "flags " + std::to_string(flags) + " set bits other than bit 0");
+    if (OND_CHECK(Errc::header_bad_flags, flags > 1))
+        fail(Errc::header_bad_flags, base + 6, "flags " + std::to_string(flags) + " set bits other than bit 0");
     h.crc = flags == 1;
     if constexpr (M::trace) tr->field(base + 6, 2, "header.flags", h.crc ? "1 (CRC-32 trailer)" : "0 (no trailer)");
     h.body_length = c.u32();

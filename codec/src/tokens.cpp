@@ -48,7 +48,8 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         const std::uint32_t gap = sec.varint();
         const std::uint64_t len_offset = sec.offset();
         const std::uint32_t len = sec.varint();
-        if (OND_CHECK(Errc::tokens_empty, len == 0)) fail(Errc::tokens_empty, len_offset, "token " + std::to_string(i) + " has length 0");
+        if (OND_CHECK(Errc::tokens_empty, len == 0))
+            fail(Errc::tokens_empty, len_offset, "token " + std::to_string(i) + " has length 0");
         const std::uint64_t start = prev_end + gap;
         const std::uint64_t end = start + len;
         if (OND_CHECK(Errc::tokens_out_of_text, end > text_utf16_length))
