@@ -62,14 +62,15 @@ std::string format_fault(const Error& e) {
 
 namespace {
 
-// Lists one container at `origin` in a larger input; returns the error it raised, if any.
-std::optional<Error> list_container(Bytes all, std::uint64_t origin, std::uint64_t size, std::string& out) {
-    const Bytes slice = all.subspan(static_cast<std::size_t>(origin), static_cast<std::size_t>(size));
+// Lists one container, `slice`, found at `origin` in a larger input; returns its error, if any.
+std::optional<Error> list_container(Bytes slice, std::uint64_t origin, const LineSink& sink) {
     try {
+        std::string line;
         inspect(slice, [&](const InspectEvent& ev) {
             if (ev.kind == InspectEvent::Kind::leave) return;
-            out += format_event(ev, slice, origin);
-            out += '\n';
+            line = format_event(ev, slice, origin);
+            line += '\n';
+            sink(line);
         });
     } catch (const Error& e) {
         return e;
@@ -77,17 +78,64 @@ std::optional<Error> list_container(Bytes all, std::uint64_t origin, std::uint64
     return std::nullopt;
 }
 
+// A container's size from its header (magic and flags as read; the reader checks them), at
+// most what `input` holds from `at`.
+std::uint64_t container_size(Bytes input, std::uint64_t at) {
+    const std::uint64_t left = input.size() - at;
+    if (left < 12) return left;
+    const auto* p = reinterpret_cast<const unsigned char*>(input.data()) + at;
+    const std::uint64_t body = static_cast<std::uint64_t>(p[8]) | (static_cast<std::uint64_t>(p[9]) << 8) |
+                               (static_cast<std::uint64_t>(p[10]) << 16) | (static_cast<std::uint64_t>(p[11]) << 24);
+    const std::uint64_t size = 12 + body + ((p[6] & 1) ? 4 : 0);
+    return std::min(size, left);
+}
+
+void append_to(std::string& out, std::string_view piece) { out.append(piece); }
+
 }  // namespace
+
+bool write_listing(Bytes input, const LineSink& sink) {
+    auto err = list_container(input, 0, sink);
+    if (err) sink(format_fault(*err) + "\n");
+    return !err;
+}
 
 std::string format_listing(Bytes input, bool& ok) {
     std::string out;
-    auto err = list_container(input, 0, input.size(), out);
-    ok = !err;
-    if (err) {
-        out += format_fault(*err);
-        out += '\n';
-    }
+    ok = write_listing(input, [&](std::string_view line) { append_to(out, line); });
     return out;
+}
+
+bool write_stream_listing(const ReadFn& read, const LineSink& sink) {
+    // The verdict and the error are the stream reader's. The bytes it reads are kept until its
+    // container is checked and listed, then dropped: one container in memory at a time, and
+    // nothing is read past the first fault.
+    std::vector<std::byte> held;
+    std::uint64_t origin = 0;  // stream offset of held[0]
+    StreamReader reader([&](std::byte* dst, std::size_t max) {
+        const std::size_t n = read(dst, max);
+        held.insert(held.end(), dst, dst + n);
+        return n;
+    });
+    std::uint64_t index = 0;
+    try {
+        while (reader.skip_next()) {
+            const auto size = static_cast<std::size_t>(reader.offset() - origin);
+            sink("# container " + std::to_string(index++) + "\n");
+            list_container(Bytes(held.data(), size), origin, sink);
+            held.erase(held.begin(), held.begin() + static_cast<std::ptrdiff_t>(size));
+            origin += size;
+        }
+    } catch (const Error& e) {
+        if (!held.empty()) {
+            sink("# container " + std::to_string(index) + "\n");
+            const Bytes all(held.data(), held.size());
+            list_container(all.first(static_cast<std::size_t>(container_size(all, 0))), origin, sink);
+        }
+        sink(format_fault(e) + "\n");
+        return false;
+    }
+    return true;
 }
 
 std::string format_stream_listing(Bytes input, bool& ok) {
@@ -107,30 +155,23 @@ std::string format_stream_listing(Bytes input, bool& ok) {
         err = e;
     }
 
-    // A container's size from its header (magic and flags as read; the reader checks them).
-    auto container_size = [&](std::uint64_t at) -> std::uint64_t {
-        const std::uint64_t left = input.size() - at;
-        if (left < 12) return left;
-        const auto* p = reinterpret_cast<const unsigned char*>(input.data()) + at;
-        const std::uint64_t body = static_cast<std::uint64_t>(p[8]) | (static_cast<std::uint64_t>(p[9]) << 8) |
-                                   (static_cast<std::uint64_t>(p[10]) << 16) | (static_cast<std::uint64_t>(p[11]) << 24);
-        const std::uint64_t size = 12 + body + ((p[6] & 1) ? 4 : 0);
-        return std::min(size, left);
-    };
-
     std::string out;
+    const LineSink sink = [&](std::string_view line) { append_to(out, line); };
+    auto list_at = [&](std::uint64_t at, std::uint64_t size) {
+        list_container(input.subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(size)), at, sink);
+    };
     std::uint64_t at = 0;
     for (std::uint64_t i = 0; i < good; ++i) {
         out += "# container " + std::to_string(i) + "\n";
-        const std::uint64_t size = container_size(at);
-        list_container(input, at, size, out);
+        const std::uint64_t size = container_size(input, at);
+        list_at(at, size);
         at += size;
     }
     ok = !err;
     if (err) {
         if (at < input.size()) {
             out += "# container " + std::to_string(good) + "\n";
-            list_container(input, at, container_size(at), out);
+            list_at(at, container_size(input, at));
         }
         out += format_fault(*err);
         out += '\n';

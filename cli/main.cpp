@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ond/content_json.hpp"
@@ -47,7 +49,38 @@ struct IoError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-std::string display_name(const std::string& path) { return path.empty() || path == "-" ? "<stdin>" : path; }
+// A file name as it is printed: control characters (C0, DEL, C1) and the backslash escaped, so
+// a name cannot start a line of its own or forge a verdict.
+std::string escaped_name(std::string_view name) {
+    std::string out;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        const auto b = static_cast<unsigned char>(name[i]);
+        char buf[8];
+        if (b == '\\') {
+            out += "\\\\";
+        } else if (b == '\n') {
+            out += "\\n";
+        } else if (b == '\t') {
+            out += "\\t";
+        } else if (b == '\r') {
+            out += "\\r";
+        } else if (b < 0x20 || b == 0x7F) {
+            std::snprintf(buf, sizeof buf, "\\x%02x", b);
+            out += buf;
+        } else if (b == 0xC2 && i + 1 < name.size() && static_cast<unsigned char>(name[i + 1]) >= 0x80 &&
+                   static_cast<unsigned char>(name[i + 1]) <= 0x9F) {
+            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(name[++i]));
+            out += buf;
+        } else {
+            out += static_cast<char>(b);
+        }
+    }
+    return out;
+}
+
+std::string display_name(const std::string& path) {
+    return path.empty() || path == "-" ? "<stdin>" : escaped_name(path);
+}
 
 // An open input: a file, or stdin for "" and "-".
 class Input {
@@ -57,7 +90,7 @@ public:
             fd_ = STDIN_FILENO;
         } else {
             fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-            if (fd_ < 0) throw IoError("cannot open " + path + ": " + std::strerror(errno));
+            if (fd_ < 0) throw IoError("cannot open " + name_ + ": " + std::strerror(errno));
             owned_ = true;
         }
     }
@@ -77,14 +110,65 @@ public:
         }
     }
 
-    std::vector<std::byte> read_all() {
-        std::vector<std::byte> data;
+    // Fills dst unless the input ends first; returns the bytes read.
+    std::size_t read_fully(std::byte* dst, std::size_t want) {
+        std::size_t got = 0;
+        while (got < want) {
+            const std::size_t n = read(dst + got, want - got);
+            if (n == 0) break;
+            got += n;
+        }
+        return got;
+    }
+
+    // One container: the 12-byte header first. A header the codec refuses ends the reading
+    // there (decoding those bytes reports it); else at most the declared size plus one byte is
+    // read (that byte is enough to report container.trailing-bytes). The buffer grows with the
+    // bytes that arrive, never ahead of them from the declared size.
+    std::vector<std::byte> read_container() {
+        std::vector<std::byte> data(12);
+        data.resize(read_fully(data.data(), data.size()));
+        const std::optional<std::uint64_t> declared = ond::declared_size(data);
+        if (!declared) return data;
+        const std::uint64_t limit = *declared + 1;
+        std::size_t used = data.size();
+        // A regular file's size is bytes that exist: read it in one step rather than doubling.
+        const std::uint64_t first_step = std::max<std::uint64_t>(regular_file_size() + 1, used) - used;
+        while (used < limit) {
+            const std::uint64_t step =
+                std::min<std::uint64_t>(limit - used, std::max<std::uint64_t>({65536, used, used == 12 ? first_step : 0}));
+            data.resize(used + static_cast<std::size_t>(step));
+            const std::size_t n = read_fully(data.data() + used, static_cast<std::size_t>(step));
+            used += n;
+            if (n < step) break;
+        }
+        data.resize(used);
+        return data;
+    }
+
+    // The size of a regular file (0 for a pipe or a terminal).
+    std::uint64_t regular_file_size() const {
+        struct stat st {};
+        return ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
+    }
+
+    // All of a JSON input, or up to the first control byte other than tab, line feed and
+    // carriage return: JSON text can hold none anywhere, so the parser's first error is at or
+    // before it, and endless binary input (/dev/zero) is refused at once.
+    std::vector<std::byte> read_json() {
+        std::vector<std::byte> data(static_cast<std::size_t>(regular_file_size()) + 1);
         std::size_t used = 0;
         for (;;) {
-            if (data.size() - used < 65536) data.resize(used + std::max<std::size_t>(65536, used));
+            if (used == data.size()) data.resize(used + std::max<std::size_t>(65536, used));
             const std::size_t n = read(data.data() + used, data.size() - used);
             if (n == 0) break;
+            const std::byte* first = data.data() + used;
             used += n;
+            if (std::any_of(first, first + n, [](std::byte b) {
+                    const auto c = static_cast<unsigned char>(b);
+                    return c < 0x20 && c != '\t' && c != '\n' && c != '\r';
+                }))
+                break;
         }
         data.resize(used);
         return data;
@@ -101,7 +185,7 @@ private:
 void write_out(const void* data, std::size_t size) {
     if (size && std::fwrite(data, 1, size, stdout) != size) throw IoError(std::string("cannot write to stdout: ") + std::strerror(errno));
 }
-void write_out(const std::string& s) { write_out(s.data(), s.size()); }
+void write_out(std::string_view s) { write_out(s.data(), s.size()); }
 void flush_out() {
     if (std::fflush(stdout) != 0) throw IoError(std::string("cannot write to stdout: ") + std::strerror(errno));
 }
@@ -125,24 +209,28 @@ const char* verdict_name(ond::ErrorVerdict v) {
 
 // ---- decode / encode / stream ------------------------------------------------------------
 
+// The JSON goes to stdout as it is made: its size does not count against memory.
+const ond::json::JsonSink json_to_stdout = [](std::string_view piece) { write_out(piece.data(), piece.size()); };
+
 int cmd_decode(const std::string& file, bool pretty) {
     Input in(file);
-    const std::vector<std::byte> data = in.read_all();
-    std::string text;
-    try {
-        text = ond::json::to_json(ond::decode(data), pretty);
-    } catch (const ond::Error& e) {
-        return reject(e);
+    ond::Container c;
+    {
+        const std::vector<std::byte> data = in.read_container();
+        try {
+            ond::decode_into(data, c);
+        } catch (const ond::Error& e) {
+            return reject(e);
+        }
     }
-    text += '\n';
-    write_out(text);
+    ond::json::write_json(c, json_to_stdout, pretty);
     flush_out();
     return exit_ok;
 }
 
 int cmd_encode(const std::string& file) {
     Input in(file);
-    const std::vector<std::byte> data = in.read_all();
+    const std::vector<std::byte> data = in.read_json();
     std::vector<std::byte> bytes;
     try {
         const std::string_view text(reinterpret_cast<const char*>(data.data()), data.size());
@@ -162,9 +250,7 @@ int cmd_stream(const std::string& file, bool pretty) {
     ond::StreamReader reader([&](std::byte* dst, std::size_t max) { return in.read(dst, max); });
     try {
         while (auto c = reader.next()) {
-            std::string line = ond::json::to_json(*c, pretty);
-            line += '\n';
-            write_out(line);
+            ond::json::write_json(*c, json_to_stdout, pretty);
             flush_out();
         }
     } catch (const ond::Error& e) {
@@ -177,7 +263,8 @@ int cmd_stream(const std::string& file, bool pretty) {
 // ---- validate ----------------------------------------------------------------------------
 
 struct Verdict {
-    std::string file;
+    std::string file;      // as printed in a verdict line (escaped)
+    std::string raw_file;  // as given (JSON escapes it itself)
     bool ok = false;
     std::string format;  // "ONDC", "ONDB", "stream"
     std::uint64_t docs = 0;
@@ -190,10 +277,11 @@ struct Verdict {
 Verdict validate_one(const std::string& path, bool stream) {
     Verdict v;
     v.file = display_name(path);
+    v.raw_file = path.empty() || path == "-" ? "<stdin>" : path;
     try {
         Input in(path);
         if (!stream) {
-            const std::vector<std::byte> data = in.read_all();
+            const std::vector<std::byte> data = in.read_container();
             try {
                 const ond::Summary s = ond::validate(data);
                 v.ok = true;
@@ -264,7 +352,7 @@ int cmd_validate(const std::vector<std::string>& files, bool json, bool stream) 
         }
         if (json) {
             nlohmann::ordered_json o;
-            o["file"] = v.file;
+            o["file"] = v.raw_file;
             o["ok"] = v.ok;
             o["format"] = v.ok ? nlohmann::ordered_json(v.format) : nlohmann::ordered_json(nullptr);
             o["docs"] = v.ok ? nlohmann::ordered_json(v.docs) : nlohmann::ordered_json(nullptr);
@@ -303,11 +391,15 @@ int cmd_validate(const std::vector<std::string>& files, bool json, bool stream) 
 
 int cmd_inspect(const std::string& file, bool stream) {
     Input in(file);
-    const std::vector<std::byte> data = in.read_all();
+    const ond::tools::LineSink to_stdout = [](std::string_view line) { write_out(line.data(), line.size()); };
     bool ok = false;
-    const std::string listing =
-        stream ? ond::tools::format_stream_listing(data, ok) : ond::tools::format_listing(data, ok);
-    write_out(listing);
+    if (stream) {
+        ok = ond::tools::write_stream_listing([&](std::byte* dst, std::size_t max) { return in.read(dst, max); },
+                                              to_stdout);
+    } else {
+        const std::vector<std::byte> data = in.read_container();
+        ok = ond::tools::write_listing(data, to_stdout);
+    }
     flush_out();
     return ok ? exit_ok : exit_rejected;
 }

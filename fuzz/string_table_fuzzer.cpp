@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     OND_FUZZ_CHECK(std::size_t{table.count()} <= bytes.size());
     std::uint64_t last = 0;
     for (std::uint32_t i = 1; i <= table.count(); ++i) {
-        const detail::RawString& s = table.entries[i - 1];
+        const detail::RawString s = table.entry(i);
         OND_FUZZ_CHECK(i == 1 || s.offset > last);
         last = s.offset;
         std::string w;

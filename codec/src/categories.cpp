@@ -31,7 +31,7 @@ void decode_categories_section(Cursor& sec, const TableView& table, Doc* out, Tr
         const std::uint32_t label =
             read_label(sec, table, Errc::categories_label_missing, Errc::categories_label_empty, who + "'s label");
         value.clear();
-        if (label != 0) append_wtf8(value, table.entries[label - 1]);  // 0 only with a check switched off
+        if (label != 0) table.append_value(value, label);  // 0 only with a check switched off
         if (OND_CHECK(Errc::categories_duplicate_label, !seen.insert(value).second))
             fail(Errc::categories_duplicate_label, item_offset, who + "'s label " + quote_wtf8(value) + " is used twice");
         const std::uint64_t score_offset = sec.offset();

@@ -67,6 +67,17 @@ Container decode(Bytes input) {
 
 void decode_into(Bytes input, Container& out) { detail::decode_container<detail::DecodeMode>(input, 0, &out, nullptr); }
 
+std::optional<std::uint64_t> declared_size(Bytes first_12_bytes) {
+    if (first_12_bytes.size() < detail::header_size) return std::nullopt;
+    try {
+        detail::Cursor c(first_12_bytes.first(detail::header_size), 0);
+        const detail::Header h = detail::decode_header<detail::ValidateMode>(c, nullptr);
+        return detail::header_size + std::uint64_t{h.body_length} + (h.crc ? detail::trailer_size : 0);
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+}
+
 Summary validate(Bytes input) { return detail::decode_container<detail::ValidateMode>(input, 0, nullptr, nullptr); }
 
 }  // namespace ond

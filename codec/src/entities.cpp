@@ -43,7 +43,7 @@ void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t 
         if constexpr (M::trace)
             tr->field(item_offset, sec.offset() - item_offset, "entities[" + std::to_string(i) + "]",
                       "gap " + std::to_string(gap) + ", tokens [" + std::to_string(start) + ", " + std::to_string(end) +
-                          "), label " + std::to_string(label) + " " + describe_string(table.entries[label - 1]) +
+                          "), label " + std::to_string(label) + " " + describe_string(table.entry(label)) +
                           ", conf " + describe_float(conf));
         prev_end = end;
     }

@@ -1,4 +1,5 @@
 // The annotated walk behind `ond inspect`, and value formatting for it.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -56,10 +57,20 @@ std::string quote_wtf8(std::string_view s, std::size_t max_chars) {
     return out;
 }
 
-std::string describe_string(const RawString& s) {
+std::string describe_string(const RawString& s, bool cut_length) {
+    // Only the shown prefix is converted: a listing of a long string used many times must not
+    // copy it for every use. 4 bytes of UTF-8 or 2 code units of UTF-16 hold at least one
+    // character, so the prefix holds one more character than is shown when there are more.
+    constexpr std::size_t shown = 80;
+    const std::size_t prefix = (shown + 1) * 4;
+    RawString head = s;
+    head.size = static_cast<std::uint32_t>(std::min<std::size_t>(s.size, prefix));
     std::string v;
-    append_wtf8(v, s);
-    return quote_wtf8(v) + (s.utf16 ? " (UTF-16)" : "");
+    append_wtf8(v, head);
+    const auto chars = std::count_if(v.begin(), v.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+    std::string out = quote_wtf8(v, shown);
+    if (cut_length && static_cast<std::size_t>(chars) > shown) return out + (s.utf16 ? " (UTF-16, " : " (") + std::to_string(s.size) + " bytes)";
+    return out + (s.utf16 ? " (UTF-16)" : "");
 }
 
 std::string describe_float(float f) {

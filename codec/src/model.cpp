@@ -20,7 +20,7 @@ StringId StringStore::append(std::string_view wtf8) {
     // Views into bytes_ held by index_ would dangle if bytes_ reallocates.
     const char* before = bytes_.data();
     bytes_.append(wtf8);
-    offsets_.push_back(static_cast<std::uint32_t>(bytes_.size()));
+    offsets_.push_back(bytes_.size());
     if (bytes_.data() != before) {
         index_.clear();
         indexed_ = 0;

@@ -60,14 +60,39 @@ bool raw_string_equal(const RawString& a, const RawString& b);  // by UTF-16 cod
 
 // ---- string table (section 1) -----------------------------------------------------------
 
-// The table as read. Index 0 is "" (not stored); index i >= 1 is entries[i - 1].
+// The table as read. Index 0 is "" (not stored); index i >= 1 is the i-th stored string.
+//
+// Reading section 1 keeps no record per string: the table remembers where its strings lie and
+// finds one again when asked (validate-only then needs O(1) memory per entry whatever the
+// count). A label check needs only whether an entry is empty (one bit per entry, made on first
+// use); a value lookup (category labels, group names, listings) makes a 4-byte start offset per
+// entry on first use. In DecodeMode values come from the store being built instead.
+// Unit tests and fuzz harnesses may instead fill `entries` one by one.
 struct TableView {
     std::vector<RawString> entries;
-    std::uint32_t count() const noexcept { return static_cast<std::uint32_t>(entries.size()); }
+
+    std::uint32_t count() const noexcept { return from_section_ ? stored_ : static_cast<std::uint32_t>(entries.size()); }
     // Throws table.index-out-of-range (at `offset`) when idx > count().
     // Returns idx (0 where a switched-off range check let an index beyond the table through).
     std::uint32_t check_index(std::uint32_t idx, std::uint64_t offset) const;
-    bool is_stored_empty(std::uint32_t idx) const noexcept { return idx != 0 && entries[idx - 1].size == 0; }
+    bool is_stored_empty(std::uint32_t idx) const;
+    // Entry idx (1 <= idx <= count()), as stored.
+    RawString entry(std::uint32_t idx) const;
+    // Entry idx's value as WTF-8, appended to `out`.
+    void append_value(std::string& out, std::uint32_t idx) const;
+
+    // For decode_string_table_section: the `count` checked strings stored back to back from
+    // `first` (absolute offset `first_offset`); `built` (DecodeMode) holds their values by index.
+    void set_section(const std::uint8_t* first, std::uint64_t first_offset, std::uint32_t count, const StringStore* built);
+
+private:
+    bool from_section_ = false;
+    const std::uint8_t* first_ = nullptr;
+    std::uint64_t first_offset_ = 0;
+    std::uint32_t stored_ = 0;
+    const StringStore* built_ = nullptr;
+    mutable std::vector<bool> empty_;           // made on first is_stored_empty()
+    mutable std::vector<std::uint32_t> starts_;  // made on first entry(): offset from first_
 };
 
 // `sec` spans exactly the section's content. Fills `table` (always: later sections check

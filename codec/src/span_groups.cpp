@@ -30,7 +30,7 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
         const std::uint32_t name =
             read_label(sec, table, Errc::spans_group_name_missing, Errc::spans_group_name_empty, group + "'s name");
         value.clear();
-        if (name != 0) append_wtf8(value, table.entries[name - 1]);  // 0 only with a check switched off
+        if (name != 0) table.append_value(value, name);  // 0 only with a check switched off
         if (OND_CHECK(Errc::spans_duplicate_group_name, !names.insert(value).second))
             fail(Errc::spans_duplicate_group_name, group_offset, group + "'s name " + quote_wtf8(value) + " is used twice");
         const std::uint64_t count_offset = sec.offset();
@@ -73,7 +73,7 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
             if constexpr (M::trace)
                 tr->field(item_offset, sec.offset() - item_offset, "spans[" + std::to_string(g) + "][" + std::to_string(i) + "]",
                           "tokens [" + std::to_string(start) + ", " + std::to_string(end) + "), label " +
-                              std::to_string(label) + " " + describe_string(table.entries[label - 1]) + ", conf " +
+                              std::to_string(label) + " " + describe_string(table.entry(label)) + ", conf " +
                               describe_float(conf));
         }
     }

@@ -1,5 +1,6 @@
 // Strings (R5) and the string table, section 1 (R12-R14).
 #include <string>
+#include <vector>
 
 #include "sections.hpp"
 #include "trace_format.hpp"
@@ -55,11 +56,83 @@ bool raw_string_equal(const RawString& a, const RawString& b) {
 }
 
 std::uint32_t TableView::check_index(std::uint32_t idx, std::uint64_t offset) const {
-    if (OND_CHECK(Errc::table_index_out_of_range, idx > entries.size())) [[unlikely]]
+    if (OND_CHECK(Errc::table_index_out_of_range, idx > count())) [[unlikely]]
         fail(Errc::table_index_out_of_range, offset,
-             "string index " + std::to_string(idx) + ", but the table has " + std::to_string(entries.size()) +
-                 " strings");
-    return idx > entries.size() ? 0 : idx;
+             "string index " + std::to_string(idx) + ", but the table has " + std::to_string(count()) + " strings");
+    return idx > count() ? 0 : idx;
+}
+
+void TableView::set_section(const std::uint8_t* first, std::uint64_t first_offset, std::uint32_t count,
+                            const StringStore* built) {
+    entries.clear();
+    from_section_ = true;
+    first_ = first;
+    first_offset_ = first_offset;
+    stored_ = count;
+    built_ = built;
+    empty_.clear();
+    starts_.clear();
+}
+
+namespace {
+
+// A string already checked by read_string, read again without checks.
+RawString reread_string(const std::uint8_t* p, std::uint64_t offset) {
+    RawString s;
+    s.offset = offset;
+    std::uint32_t h = 0;
+    int shift = 0;
+    std::size_t k = 0;
+    for (;; shift += 7) {
+        const std::uint8_t b = p[k++];
+        h |= static_cast<std::uint32_t>(b & 0x7F) << shift;
+        if (!(b & 0x80)) break;
+    }
+    s.utf16 = (h & 1) != 0;
+    s.size = h >> 1;
+    s.data = p + k;
+    return s;
+}
+
+}  // namespace
+
+bool TableView::is_stored_empty(std::uint32_t idx) const {
+    if (idx == 0) return false;
+    if (!from_section_) return entries[idx - 1].size == 0;
+    if (built_) return built_->view(idx).empty();
+    if (empty_.empty() && stored_ != 0) {
+        empty_.resize(stored_);
+        const std::uint8_t* p = first_;
+        for (std::uint32_t i = 0; i < stored_; ++i) {
+            const RawString s = reread_string(p, 0);
+            empty_[i] = s.size == 0;
+            p = s.data + s.size;
+        }
+    }
+    return empty_[idx - 1];
+}
+
+RawString TableView::entry(std::uint32_t idx) const {
+    if (!from_section_) return entries[idx - 1];
+    if (starts_.empty() && stored_ != 0) {
+        // A section is at most 2^32 - 1 bytes, so an offset within it fits 32 bits.
+        starts_.resize(stored_);
+        const std::uint8_t* p = first_;
+        for (std::uint32_t i = 0; i < stored_; ++i) {
+            starts_[i] = static_cast<std::uint32_t>(p - first_);
+            const RawString s = reread_string(p, 0);
+            p = s.data + s.size;
+        }
+    }
+    return reread_string(first_ + starts_[idx - 1], first_offset_ + starts_[idx - 1]);
+}
+
+void TableView::append_value(std::string& out, std::uint32_t idx) const {
+    if (from_section_ && built_) {
+        out.append(built_->view(idx));
+        return;
+    }
+    append_wtf8(out, entry(idx));
 }
 
 template <class M>
@@ -71,13 +144,13 @@ void decode_string_table_section(Cursor& sec, TableView& table, StringStore* out
              std::to_string(count) + " strings declared, but only " + std::to_string(sec.remaining()) +
                  " bytes follow");
     if constexpr (M::trace) tr->field(count_offset, sec.offset() - count_offset, "strings.count", std::to_string(count));
-    table.entries.clear();
-    table.entries.reserve(count);
+    const std::uint64_t first_offset = sec.offset();
+    const std::uint8_t* first = sec.here();
+    table.set_section(first, first_offset, 0, nullptr);
     if constexpr (M::build) out->clear();
     std::string scratch;
     for (std::uint32_t i = 0; i < count; ++i) {
         RawString s = read_string(sec);
-        table.entries.push_back(s);
         if constexpr (M::build) {
             if (s.utf16) {
                 scratch.clear();
@@ -90,6 +163,9 @@ void decode_string_table_section(Cursor& sec, TableView& table, StringStore* out
         if constexpr (M::trace)
             tr->field(s.offset, sec.offset() - s.offset, "strings[" + std::to_string(i + 1) + "]", describe_string(s));
     }
+    const StringStore* built = nullptr;
+    if constexpr (M::build) built = out;
+    table.set_section(first, first_offset, count, built);
 }
 
 #define OND_INSTANTIATE(M) \

@@ -1,6 +1,7 @@
 // Strings (R5) and the string table, section 1 (R12-R15).
 #include <gtest/gtest.h>
 
+#include "sections.hpp"
 #include "test_support.hpp"
 
 namespace ond {
@@ -207,6 +208,36 @@ TEST(StringTable, R1_OverlongCountAndLengthAreNonCanonical) {
     EXPECT_EQ(got.strings.view(1), "PER");
     WithTable canon(strings_content({"PER"}), 1);
     EXPECT_TRUE(SameBytes(Encode(got), canon.c.build()));
+}
+
+// Validate-only keeps no record per entry: the table finds its strings again in the section.
+TEST(StringTable, ValidateModeKeepsNoRecordPerEntry) {
+    const B sec = B{}.varint(3).str("").str("PER").str16(u"c\xD800");
+    for (int mode = 0; mode < 2; ++mode) {
+        detail::TableView table;
+        detail::Cursor c(sec.bytes(), 100);
+        StringStore store;  // DecodeMode's values come from the store it builds
+        if (mode == 0)
+            detail::decode_string_table_section<detail::ValidateMode>(c, table, nullptr, nullptr);
+        else
+            detail::decode_string_table_section<detail::DecodeMode>(c, table, &store, nullptr);
+        EXPECT_TRUE(table.entries.empty());
+        ASSERT_EQ(table.count(), 3u);
+        EXPECT_TRUE(table.is_stored_empty(1));
+        EXPECT_FALSE(table.is_stored_empty(2));
+        EXPECT_FALSE(table.is_stored_empty(3));
+        const detail::RawString per = table.entry(2);
+        EXPECT_EQ(per.offset, 102u);
+        EXPECT_EQ(std::string(reinterpret_cast<const char*>(per.data), per.size), "PER");
+        EXPECT_FALSE(per.utf16);
+        const detail::RawString lone = table.entry(3);
+        EXPECT_EQ(lone.offset, 106u);
+        EXPECT_TRUE(lone.utf16);
+        EXPECT_EQ(lone.size, 4u);
+        std::string value;
+        table.append_value(value, 3);
+        EXPECT_EQ(value, "c\xED\xA0\x80");
+    }
 }
 
 }  // namespace

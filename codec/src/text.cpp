@@ -38,7 +38,7 @@ std::uint32_t decode_text_section(Cursor& sec, Doc* out, Tracer* tr) {
     if constexpr (M::build) out->text_utf16_length = static_cast<std::uint32_t>(units);
     if constexpr (M::trace) {
         RawString s{p, static_cast<std::uint32_t>(size), enc == 1, text_offset};
-        tr->field(text_offset, size, "text", describe_string(s) + " (" + std::to_string(units) + " UTF-16 units)");
+        tr->field(text_offset, size, "text", describe_string(s, false) + " (" + std::to_string(units) + " UTF-16 units)");
     }
     return static_cast<std::uint32_t>(units);
 }

@@ -87,7 +87,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
             if constexpr (M::trace)
                 tr->field(off, sec.offset() - off, std::string("tokens.") + column_names[c] + "[" + std::to_string(i) + "]",
                           idx == 0 ? std::string("0 (not set)")
-                                   : std::to_string(idx) + " " + describe_string(table.entries[idx - 1]));
+                                   : std::to_string(idx) + " " + describe_string(table.entry(idx)));
         }
     }
 

@@ -7,6 +7,7 @@
 #include "ond/unicode.hpp"
 #include "ond/writer.hpp"
 #include "sections.hpp"
+#include "write_limits.hpp"
 
 namespace ond {
 
@@ -42,8 +43,14 @@ private:
                        " strings)");
         std::string_view v = c_.strings.view(id);
         if (!valid_[id]) {
-            if (!unicode::wtf8_utf16_length(v)) refuse(Errc::content_invalid_string, path(), "the string is not valid WTF-8");
-            if (v.size() > 0x7FFFFFFFu) refuse(Errc::content_too_large, path(), "a string longer than 2^31 - 1 bytes");
+            const auto units = unicode::wtf8_utf16_length(v);
+            if (!units) refuse(Errc::content_invalid_string, path(), "the string is not valid WTF-8");
+            const bool utf16 = unicode::wtf8_has_surrogate(v);
+            const std::uint64_t written = detail::written_string_bytes(v.size(), *units, utf16);
+            if (written > detail::max_string_bytes)
+                refuse(Errc::content_too_large, path(),
+                       std::string("the string is ") + std::to_string(written) + " bytes written as " +
+                           (utf16 ? "UTF-16" : "UTF-8") + "; a stored string holds at most 2^31 - 1");
             valid_[id] = 1;
         }
         return v;
@@ -66,7 +73,13 @@ private:
     void doc(const Doc& d, const std::string& p) {
         auto text_len = unicode::wtf8_utf16_length(d.text);
         if (!text_len) refuse(Errc::content_invalid_string, p + ".text", "the text is not valid WTF-8");
-        if (d.text.size() + 1 > 0xFFFFFFFFull) refuse(Errc::content_too_large, p + ".text", "the text does not fit a section");
+        const bool utf16 = unicode::wtf8_has_surrogate(d.text);
+        const std::uint64_t text_bytes =
+            detail::text_section_bytes(detail::written_string_bytes(d.text.size(), *text_len, utf16));
+        if (*text_len > 0xFFFFFFFFull || text_bytes > detail::max_section_bytes)
+            refuse(Errc::content_too_large, p + ".text",
+                   std::string("the text section would be ") + std::to_string(text_bytes) + " bytes (text written as " +
+                       (utf16 ? "UTF-16" : "UTF-8") + "); a section holds at most 2^32 - 1");
         const Tokens& t = d.tokens;
         const std::size_t n = t.size();
         if (n > detail::max_tokens)
@@ -218,11 +231,12 @@ public:
         u32(0);
         return at;
     }
-    void end_section(std::size_t at, const char* what) { patch_len(at, what); }
-    void patch_len(std::size_t at, const char* what) {
-        const std::size_t len = pos_ - at - 4;
-        if (len > 0xFFFFFFFFull)
-            refuse(Errc::content_too_large, what, std::string(what) + " is longer than 2^32 - 1 bytes");
+    // `path` is the content field the bytes hold, for the refusal.
+    void end_section(std::size_t at, const std::string& path, const char* what) { patch_len(at, path, what); }
+    void patch_len(std::size_t at, const std::string& path, const char* what) {
+        const std::uint64_t len = pos_ - at - 4;
+        if (len > detail::max_section_bytes)
+            refuse(Errc::content_too_large, path, std::string(what) + " would be " + std::to_string(len) + " bytes; at most 2^32 - 1");
         patch_u32(at, static_cast<std::uint32_t>(len));
     }
     const std::uint8_t* data() const { return reinterpret_cast<const std::uint8_t*>(v_.data()); }
@@ -273,6 +287,16 @@ public:
         }
     }
     const std::vector<std::string_view>& order() const { return order_; }
+    // The string table section's size, from the checked strings (W1's form of each).
+    std::uint64_t section_bytes() const {
+        std::uint64_t n = detail::varint_bytes(order_.size());
+        for (std::string_view v : order_) {
+            const bool utf16 = unicode::wtf8_has_surrogate(v);
+            const std::uint64_t units = utf16 ? unicode::wtf8_utf16_length(v).value_or(0) : 0;
+            n += detail::stored_string_bytes(detail::written_string_bytes(v.size(), units, utf16));
+        }
+        return n;
+    }
     std::uint32_t index(StringId id) const {
         if (OND_RULE_OFF("W3-order") && map_[id] != 0)  // tests only: numbered in reverse
             return static_cast<std::uint32_t>(order_.size()) + 1 - map_[id];
@@ -296,10 +320,10 @@ void encode_string_table_section(Out& o, const TableBuilder& t) {
     else
         for (std::string_view v : t.order()) put_string(o, v);
     if (unused) put_string(o, "unused");
-    o.end_section(at, "the string table");
+    o.end_section(at, "strings", "the string table");
 }
 
-void encode_text_section(Out& o, const Doc& d) {
+void encode_text_section(Out& o, const Doc& d, const std::string& path) {
     const std::size_t at = o.begin_section(detail::sec_text);
     if (!unicode::wtf8_has_surrogate(d.text) && !OND_RULE_OFF("W1-utf8")) {
         o.u8(0);
@@ -310,10 +334,10 @@ void encode_text_section(Out& o, const Doc& d) {
         unicode::append_utf16le_from_wtf8(le, d.text);
         o.bytes(le.data(), le.size());
     }
-    o.end_section(at, "the text section");
+    o.end_section(at, path + ".text", "the text section");
 }
 
-void encode_tokens_section(Out& o, const Doc& d, const TableBuilder& t) {
+void encode_tokens_section(Out& o, const Doc& d, const std::string& path, const TableBuilder& t) {
     const Tokens& tk = d.tokens;
     const auto n = static_cast<std::uint32_t>(tk.size());
     const std::size_t at = o.begin_section(detail::sec_tokens);
@@ -349,10 +373,10 @@ void encode_tokens_section(Out& o, const Doc& d, const TableBuilder& t) {
     o.u8(all_one ? 0 : 1);
     if (!all_one)
         for (float f : tk.conf) o.f32(f);
-    o.end_section(at, "the tokens section");
+    o.end_section(at, path + ".tokens", "the tokens section");
 }
 
-void encode_entities_section(Out& o, const Doc& d, const TableBuilder& t) {
+void encode_entities_section(Out& o, const Doc& d, const std::string& path, const TableBuilder& t) {
     const std::size_t at = o.begin_section(detail::sec_entities);
     o.varint(static_cast<std::uint32_t>(d.ents.size()));
     std::uint32_t prev_end = 0;
@@ -363,20 +387,20 @@ void encode_entities_section(Out& o, const Doc& d, const TableBuilder& t) {
         o.f32(e.conf);
         prev_end = e.start + e.length;
     }
-    o.end_section(at, "the entities section");
+    o.end_section(at, path + ".ents", "the entities section");
 }
 
-void encode_categories_section(Out& o, const Doc& d, const TableBuilder& t) {
+void encode_categories_section(Out& o, const Doc& d, const std::string& path, const TableBuilder& t) {
     const std::size_t at = o.begin_section(detail::sec_categories);
     o.varint(static_cast<std::uint32_t>(d.cats.size()));
     for (const Category& c : d.cats) {
         o.varint(t.index(c.label));
         o.f32(c.score);
     }
-    o.end_section(at, "the categories section");
+    o.end_section(at, path + ".cats", "the categories section");
 }
 
-void encode_span_groups_section(Out& o, const Doc& d, const TableBuilder& t) {
+void encode_span_groups_section(Out& o, const Doc& d, const std::string& path, const TableBuilder& t) {
     const std::size_t at = o.begin_section(detail::sec_span_groups);
     o.varint(static_cast<std::uint32_t>(d.spans.size()));
     for (const SpanGroup& g : d.spans) {
@@ -389,16 +413,16 @@ void encode_span_groups_section(Out& o, const Doc& d, const TableBuilder& t) {
             o.f32(s.conf);
         }
     }
-    o.end_section(at, "the span groups section");
+    o.end_section(at, path + ".spans", "the span groups section");
 }
 
 // W2: 2, 3 always; 4 when entity annotation is set; in ONDC 6 and 7 when present.
-void encode_doc_sections(Out& o, const Doc& d, const TableBuilder& t, bool ondc) {
-    encode_text_section(o, d);
-    encode_tokens_section(o, d, t);
-    if (d.has_ents) encode_entities_section(o, d, t);
-    if (ondc && d.has_cats) encode_categories_section(o, d, t);
-    if (ondc && (!d.spans.empty() || OND_RULE_OFF("W2"))) encode_span_groups_section(o, d, t);
+void encode_doc_sections(Out& o, const Doc& d, const TableBuilder& t, bool ondc, const std::string& p) {
+    encode_text_section(o, d, p);
+    encode_tokens_section(o, d, p, t);
+    if (d.has_ents) encode_entities_section(o, d, p, t);
+    if (ondc && d.has_cats) encode_categories_section(o, d, p, t);
+    if (ondc && (!d.spans.empty() || OND_RULE_OFF("W2"))) encode_span_groups_section(o, d, p, t);
 }
 
 }  // namespace
@@ -409,6 +433,11 @@ void encode_append(const Container& c, std::vector<std::byte>& out) {
     check_writable(c);
     TableBuilder table(c.strings);
     for (const Doc& d : c.docs) table.use_doc(d);
+    // Refused before any byte is written; the other lengths are checked as they are patched
+    // (their sizes are 64-bit until then).
+    if (const std::uint64_t n = table.section_bytes(); n > detail::max_section_bytes)
+        refuse(Errc::content_too_large, "strings",
+               "the string table would be " + std::to_string(n) + " bytes; a section holds at most 2^32 - 1");
 
     // One allocation for the whole container in the common case: an upper bound of its size.
     std::size_t estimate = 64;
@@ -431,19 +460,20 @@ void encode_append(const Container& c, std::vector<std::byte>& out) {
         o.u32(0);
         encode_string_table_section(o, table);
         if (c.format == Format::ondc) {
-            encode_doc_sections(o, c.docs[0], table, true);
+            encode_doc_sections(o, c.docs[0], table, true, "doc");
         } else {
             const std::size_t at = o.begin_section(detail::sec_records);
             o.u32(static_cast<std::uint32_t>(c.docs.size()));
-            for (const Doc& d : c.docs) {
+            for (std::size_t i = 0; i < c.docs.size(); ++i) {
                 const std::size_t rec_at = o.pos();
                 o.u32(0);
-                encode_doc_sections(o, d, table, false);
-                o.patch_len(rec_at, "a record");
+                const std::string p = "docs[" + std::to_string(i) + "]";
+                encode_doc_sections(o, c.docs[i], table, false, p);
+                o.patch_len(rec_at, p, "the record");
             }
-            o.end_section(at, "the records section");
+            o.end_section(at, "docs", "the records section");
         }
-        o.patch_len(body_len_at, "the body");
+        o.patch_len(body_len_at, c.format == Format::ondc ? "doc" : "docs", "the body");
         if (crc) {
             const std::uint32_t crc32 = detail::crc32(o.data() + start, o.pos() - start);
             o.u32(crc32);

@@ -491,6 +491,7 @@ std::string PersistentProcess::frame_for(char op, std::string_view input, std::u
 }
 
 bool PersistentProcess::start(std::string& error) {
+    start_broke_protocol_ = false;
     for (int attempt = 0; attempt < 2; ++attempt) {
         Child ch = spawn(argv_, memory_limit_kb_, error);
         if (ch.pid < 0) return false;
@@ -506,8 +507,30 @@ bool PersistentProcess::start(std::string& error) {
             hello += "V2";
             bool stale = false;
             Reply h = exchange(hello, 0, std::chrono::seconds(5), 64, stale);
-            if (h.kind == Reply::Kind::answer && h.payload == std::string("\0" "2", 2)) protocol_ = 2;
+            if (h.kind == Reply::Kind::protocol_error || h.kind == Reply::Kind::output_limit) {
+                error = "the testee broke the protocol on the hello request: " + h.detail;
+                start_broke_protocol_ = true;
+                return false;
+            }
             if (h.kind != Reply::Kind::answer) continue;  // an old process that dies on it: start another, no hello
+            if (h.payload == std::string("\0" "2", 2)) {
+                protocol_ = 2;
+            } else if (h.payload[0] != 1 && h.payload[0] != 2) {  // version 1: unsupported (or refused)
+                stop(true);
+                error = "the testee answered the hello with " + describe_bytes(h.payload) + ", neither version 2 nor a refusal";
+                start_broke_protocol_ = true;
+                return false;
+            }
+        }
+        // Bytes before any request was due: that process's answers could all be shifted by one.
+        pollfd pf{out_fd_, POLLIN, 0};
+        std::string stray;
+        if (::poll(&pf, 1, 20) > 0) read_upto(out_fd_, stray, 4096);
+        if (!stray.empty()) {
+            stop(true);
+            error = "the testee wrote " + describe_bytes(stray) + " when no response was due (at its start)";
+            start_broke_protocol_ = true;
+            return false;
         }
         break;
     }
@@ -520,7 +543,7 @@ bool PersistentProcess::start(std::string& error) {
     for (const auto& [op, input] : baseline_inputs_) {
         bool stale = false;
         std::uint32_t number = next_number_++;
-        Reply b = exchange(frame_for(op, input, number), number, std::chrono::seconds(10), 1u << 30, stale);
+        Reply b = exchange(frame_for(op, input, number), number, std::chrono::seconds(10), (1u << 20) + 64 * input.size(), stale);
         if (b.kind != Reply::Kind::answer) break;  // judged when a case meets it
         baseline_kb_[op] = std::max(0L, b.peak_kb - b.start_kb);
     }
@@ -676,9 +699,15 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
             if (!open) return fail(Reply::Kind::crash, "the testee closed its output mid-response");
         }
     }
-    // Bytes that are already there behind the frame belong to no request.
+    // Bytes that are already there behind the frame belong to no request. Version 1 frames carry
+    // no number, so a late answer to an earlier request looks like this one's: wait a moment for
+    // the real one to show (version 2 needs no wait).
     {
         std::string extra;
+        if (header == 4 && number) {
+            pollfd pf{out_fd_, POLLIN, 0};
+            ::poll(&pf, 1, 2);
+        }
         bool open = read_upto(out_fd_, extra, 4096);
         if (!extra.empty()) return fail(Reply::Kind::protocol_error, describe_bytes(extra) + " after the response frame");
         if (!open) close_fd(out_fd_);
@@ -712,7 +741,7 @@ PersistentProcess::Reply PersistentProcess::request(char op, std::string_view in
             std::string error;
             if (!start(error)) {
                 rep = Reply{};
-                rep.kind = Reply::Kind::start_error;
+                rep.kind = start_broke_protocol_ ? Reply::Kind::protocol_error : Reply::Kind::start_error;
                 rep.detail = error;
                 break;
             }

@@ -123,6 +123,7 @@ private:
     std::uint64_t serial_ = 0;
     int in_fd_ = -1, out_fd_ = -1, err_fd_ = -1;
     int protocol_ = 1;
+    bool start_broke_protocol_ = false;
     std::uint32_t next_number_ = 1;
     Excerpt err_;
     std::map<char, std::string> baseline_inputs_;

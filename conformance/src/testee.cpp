@@ -185,7 +185,7 @@ public:
             if (!supports(op)) continue;
             long b = 0;
             for (int i = 0; i < 3; ++i) {
-                ProcessResult r = run_process(argv_[index(op)], input, timeout_, SpawnLimits{64u << 20, limit_kb_});
+                ProcessResult r = run_process(argv_[index(op)], input, timeout_, SpawnLimits{(1u << 20) + 64 * input.size(), limit_kb_});
                 if (r.exited) b = std::max(b, r.peak_kb);
             }
             baseline_[index(op)] = b;

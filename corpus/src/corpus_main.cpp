@@ -1,6 +1,8 @@
 #include "ond/corpus_main.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +12,9 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "ond/corpus_sha256.hpp"
 
@@ -68,6 +73,33 @@ int do_list(const fs::path& root, const std::map<std::string, std::string>& filt
     return 0;
 }
 
+// Writes a new file in a directory this process made (O_EXCL | O_NOFOLLOW: never through a link).
+void write_new_file(const fs::path& p, const std::string& bytes) {
+    const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) throw std::runtime_error("cannot create " + p.string() + ": " + std::strerror(errno));
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            ::close(fd);
+            throw std::runtime_error("cannot write " + p.string() + ": " + std::strerror(errno));
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    if (::close(fd) != 0) throw std::runtime_error("cannot write " + p.string() + ": " + std::strerror(errno));
+}
+
+// An earlier export: a directory (not a link) with a VERSION file (not a link) of our format.
+bool is_earlier_export(const fs::path& dir) {
+    const fs::path v = dir / "VERSION";
+    if (!fs::is_regular_file(fs::symlink_status(v))) return false;
+    std::ifstream f(v, std::ios::binary);
+    std::string first;
+    std::getline(f, first);
+    return first.rfind("format_version ", 0) == 0;
+}
+
 int do_export(const fs::path& root, const fs::path& out) {
     const auto m = nlohmann::json::parse(slurp(root / "manifest.json"));
     // Refuse to export a corpus whose files do not match its manifest.
@@ -77,23 +109,70 @@ int do_export(const fs::path& root, const fs::path& out) {
                 std::cerr << "ond corpus export: " << rel << " does not match its SHA-256 in the manifest\n";
                 return 1;
             }
-    const std::vector<std::string> files = corpus_files(root);
-    std::string version = "format_version " + std::to_string(m.at("format_version").get<int>()) + "\n" +
-                          "corpus_version " + m.at("corpus_version").get<std::string>() + "\n" +
-                          "cases " + std::to_string(m.at("cases").size()) + "\n";
-    for (const std::string& rel : files) {
-        const std::string bytes = slurp(root / rel);
-        const fs::path dst = out / rel;
-        fs::create_directories(dst.parent_path());
-        std::ofstream f(dst, std::ios::binary | std::ios::trunc);
-        f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        if (!f) throw std::runtime_error("cannot write " + dst.string());
-        version += sha256_hex(bytes) + "  " + rel + "\n";
+
+    // The target is replaced as a whole, never written into: the export goes to a fresh
+    // directory beside it, which then takes its place. Only an empty directory or an earlier
+    // export is replaced; a link is never followed.
+    const fs::file_status st = fs::symlink_status(out);
+    bool replacing = false;
+    if (fs::is_symlink(st)) {
+        std::cerr << "ond corpus export: " << out.string() << " is a symbolic link; refusing to write through it\n";
+        return 1;
     }
-    std::ofstream v(out / "VERSION", std::ios::binary | std::ios::trunc);
-    v << version;
-    if (!v) throw std::runtime_error("cannot write " + (out / "VERSION").string());
-    std::cout << "exported " << files.size() << " files (" << m.at("cases").size() << " cases) to " << out.string() << "\n";
+    if (fs::exists(st)) {
+        if (!fs::is_directory(st)) {
+            std::cerr << "ond corpus export: " << out.string() << " exists and is not a directory\n";
+            return 1;
+        }
+        if (!fs::is_empty(out)) {
+            if (!is_earlier_export(out)) {
+                std::cerr << "ond corpus export: " << out.string()
+                          << " is not empty and is not an earlier export (no VERSION file); refusing to touch it\n";
+                return 1;
+            }
+            replacing = true;
+        }
+    }
+    const fs::path abs = fs::absolute(out).lexically_normal();
+    const fs::path parent = abs.has_filename() ? abs.parent_path() : abs.parent_path().parent_path();
+    const std::string name = (abs.has_filename() ? abs : abs.parent_path()).filename().string();
+    fs::create_directories(parent);
+    std::string tmpl = (parent / ("." + name + ".export-XXXXXX")).string();
+    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a directory beside " + out.string() + ": " + std::strerror(errno));
+    const fs::path fresh = tmpl;
+    try {
+        const std::vector<std::string> files = corpus_files(root);
+        std::string version = "format_version " + std::to_string(m.at("format_version").get<int>()) + "\n" +
+                              "corpus_version " + m.at("corpus_version").get<std::string>() + "\n" +
+                              "cases " + std::to_string(m.at("cases").size()) + "\n";
+        for (const std::string& rel : files) {
+            const std::string bytes = slurp(root / rel);
+            const fs::path dst = fresh / rel;
+            fs::create_directories(dst.parent_path());
+            write_new_file(dst, bytes);
+            version += sha256_hex(bytes) + "  " + rel + "\n";
+        }
+        write_new_file(fresh / "VERSION", version);
+        fs::permissions(fresh, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                   fs::perms::others_read | fs::perms::others_exec);
+        if (replacing) {
+            // Aside, then in place: the old export is never mixed with the new one.
+            std::string aside_tmpl = (parent / ("." + name + ".old-XXXXXX")).string();
+            if (!::mkdtemp(aside_tmpl.data())) throw std::runtime_error("cannot move the earlier export aside");
+            const fs::path aside = fs::path(aside_tmpl) / "old";
+            fs::rename(abs, aside);
+            fs::rename(fresh, abs);
+            fs::remove_all(aside_tmpl);  // removes links themselves, never what they point to
+        } else {
+            fs::rename(fresh, abs);  // onto an empty directory or a new name
+        }
+        std::cout << "exported " << files.size() << " files (" << m.at("cases").size() << " cases) to " << out.string()
+                  << (replacing ? ", replacing the earlier export there" : "") << "\n";
+    } catch (...) {
+        std::error_code ignored;
+        fs::remove_all(fresh, ignored);
+        throw;
+    }
     return 0;
 }
 

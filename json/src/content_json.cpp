@@ -120,10 +120,12 @@ namespace {
 
 class Writer {
 public:
-    Writer(const Container& c, bool pretty) : c_(c), pretty_(pretty) {}
+    // With a sink, the text goes out in pieces of about flush_size bytes as it is made, so the
+    // writer holds no more than one piece whatever the size of the whole.
+    Writer(const Container& c, bool pretty, const JsonSink* sink = nullptr) : c_(c), pretty_(pretty), sink_(sink) {}
 
     std::string run() {
-        out_.reserve(256);
+        out_.reserve(sink_ ? flush_size + 4096 : 256);
         out_ += '{';
         nl(1);
         key("format");
@@ -151,10 +153,23 @@ public:
         }
         nl(0);
         out_ += '}';
+        if (sink_) {
+            out_ += '\n';
+            (*sink_)(out_);
+            out_.clear();
+        }
         return std::move(out_);
     }
 
 private:
+    static constexpr std::size_t flush_size = 64 * 1024;
+    void maybe_flush() {
+        if (sink_ && out_.size() >= flush_size) {
+            (*sink_)(out_);
+            out_.clear();
+        }
+    }
+
     void nl(int level) {
         if (!pretty_) return;
         out_ += '\n';
@@ -198,20 +213,52 @@ private:
             if (!first) sep();
             first = false;
             num(u);
+            maybe_flush();
         }
         out_ += "]}";
     }
     void sid(StringId id) {
         if (!c_.strings.contains(id))
             throw JsonError("string id " + std::to_string(id) + " is not in the container's string store");
-        str(c_.strings.view(id));
+        const std::string_view v = c_.strings.view(id);
+        // A string used many times (a label, or a hostile 1 MiB attribute on every token) is
+        // checked once: when it needs no escape and no {"utf16"} form, its bytes go out as they are.
+        if (plain_.empty()) plain_.assign(c_.strings.size(), unknown);
+        if (plain_[id] == unknown) plain_[id] = is_plain(v) ? yes : no;
+        if (plain_[id] == no) {
+            str(v);
+        } else if (sink_ && v.size() >= flush_size) {
+            out_ += '"';
+            (*sink_)(out_);
+            out_.clear();
+            (*sink_)(v);
+            out_ += '"';
+        } else {
+            out_ += '"';
+            out_ += v;
+            out_ += '"';
+        }
+        maybe_flush();
     }
+    // True when the JSON string literal of v is v between quotes: no byte that needs an escape
+    // and no lone surrogate (WTF-8 ED A0..BF).
+    static bool is_plain(std::string_view v) {
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const auto b = static_cast<unsigned char>(v[i]);
+            if (b < 0x20 || b == '"' || b == '\\' || b == 0x7F) return false;
+            if (b == 0xED && i + 1 < v.size() && static_cast<unsigned char>(v[i + 1]) >= 0xA0) return false;
+        }
+        return true;
+    }
+    static constexpr std::uint8_t unknown = 0, yes = 1, no = 2;
+    std::vector<std::uint8_t> plain_;  // per string id
 
     void doc(const Doc& d, int level) {
         out_ += '{';
         nl(level + 1);
         key("text");
         str(d.text);
+        maybe_flush();
         comma(level + 1);
 
         key("tokens");
@@ -310,12 +357,15 @@ private:
 
     const Container& c_;
     bool pretty_;
+    const JsonSink* sink_;
     std::string out_;
 };
 
 }  // namespace
 
 std::string to_json(const Container& c, bool pretty) { return Writer(c, pretty).run(); }
+
+void write_json(const Container& c, const JsonSink& sink, bool pretty) { Writer(c, pretty, &sink).run(); }
 
 // ---- reading --------------------------------------------------------------------------------
 
@@ -402,9 +452,11 @@ public:
             if (f[3] == none) fail(root, 0, "missing key \"docs\"");
             const Path p = root.member("docs");
             std::uint32_t a = array(f[3], p);
-            c.docs.resize(t_[f[3]].count);
+            // Arrays grow one checked element at a time, never from their declared length: a
+            // long array of wrong elements fails at its first (issue: bounded memory).
             for (std::uint32_t k = 0; k < t_[f[3]].count; ++k) {
-                doc(a, p.element(k), c.docs[k], c.strings);
+                object(a, p.element(k));
+                doc(a, p.element(k), c.docs.emplace_back(), c.strings);
                 a = t_.next(a);
             }
         }
@@ -446,6 +498,10 @@ private:
         return out;
     }
 
+    void object(std::uint32_t i, const Path& p) const {
+        if (t_[i].kind != Kind::object) fail(p, i, std::string("expected an object, got ") + kind_name(t_[i].kind));
+    }
+
     // First element of array node i (or the node after it when empty).
     std::uint32_t array(std::uint32_t i, const Path& p) const {
         if (t_[i].kind != Kind::array) fail(p, i, std::string("expected an array, got ") + kind_name(t_[i].kind));
@@ -472,7 +528,6 @@ private:
             const Path up = p.member("utf16");
             std::uint32_t e = array(f[0], up);
             std::u16string units;
-            units.reserve(t_[f[0]].count);
             for (std::uint32_t k = 0; k < t_[f[0]].count; ++k) {
                 std::int64_t v = integer(e, up.element(k), 0, 0xFFFF);
                 units.push_back(static_cast<char16_t>(v));
@@ -519,21 +574,21 @@ private:
             std::uint32_t e = array(f[1], tp);
             const std::uint32_t n = t_[f[1]].count;
             Tokens& t = d.tokens;
-            t.resize(n);
+            t.clear();
             static constexpr std::array<std::string_view, 11> tk = {"start", "length", "norm", "lemma", "pos", "tag",
                                                                     "dep", "morph", "head", "sent", "conf"};
             for (std::uint32_t k = 0; k < n; ++k) {
                 const Path ep = tp.element(k);
                 auto g = fields(e, ep, tk, 0x7FF);
-                t.start[k] = u32(g[0], ep.member("start"));
-                t.length[k] = u32(g[1], ep.member("length"));
+                t.start.push_back(u32(g[0], ep.member("start")));
+                t.length.push_back(u32(g[1], ep.member("length")));
                 for (std::size_t col = 0; col < token_column_count; ++col)
-                    t.attrs[col][k] = strings.intern(content_string(g[2 + col], ep.member(tk[2 + col])));
-                t.head[k] = static_cast<std::int32_t>(
+                    t.attrs[col].push_back(strings.intern(content_string(g[2 + col], ep.member(tk[2 + col]))));
+                t.head.push_back(static_cast<std::int32_t>(
                     integer(g[8], ep.member("head"), std::numeric_limits<std::int32_t>::min(),
-                            std::numeric_limits<std::int32_t>::max()));
-                t.sent[k] = static_cast<Sentence>(integer(g[9], ep.member("sent"), 0, 255));
-                t.conf[k] = number(g[10], ep.member("conf"));
+                            std::numeric_limits<std::int32_t>::max())));
+                t.sent.push_back(static_cast<Sentence>(integer(g[9], ep.member("sent"), 0, 255)));
+                t.conf.push_back(number(g[10], ep.member("conf")));
                 e = t_.next(e);
             }
         }
@@ -547,12 +602,11 @@ private:
                     fail(ep, f[2], std::string("expected null or an array, got ") + kind_name(t_[f[2]].kind));
                 d.has_ents = true;
                 std::uint32_t e = f[2] + 1;
-                d.ents.resize(t_[f[2]].count);
                 static constexpr std::array<std::string_view, 4> en = {"start", "length", "label", "conf"};
                 for (std::uint32_t k = 0; k < t_[f[2]].count; ++k) {
                     const Path xp = ep.element(k);
                     auto g = fields(e, xp, en, 0b1111);
-                    Entity& x = d.ents[k];
+                    Entity& x = d.ents.emplace_back();
                     x.start = u32(g[0], xp.member("start"));
                     x.length = u32(g[1], xp.member("length"));
                     x.label = label(g[2], xp.member("label"), strings);
@@ -571,13 +625,13 @@ private:
                     fail(cp, f[3], std::string("expected null or an array, got ") + kind_name(t_[f[3]].kind));
                 d.has_cats = true;
                 std::uint32_t e = f[3] + 1;
-                d.cats.resize(t_[f[3]].count);
                 static constexpr std::array<std::string_view, 2> cn = {"label", "score"};
                 for (std::uint32_t k = 0; k < t_[f[3]].count; ++k) {
                     const Path xp = cp.element(k);
                     auto g = fields(e, xp, cn, 0b11);
-                    d.cats[k].label = label(g[0], xp.member("label"), strings);
-                    d.cats[k].score = number(g[1], xp.member("score"));
+                    Category& x = d.cats.emplace_back();
+                    x.label = label(g[0], xp.member("label"), strings);
+                    x.score = number(g[1], xp.member("score"));
                     e = t_.next(e);
                 }
             }
@@ -586,21 +640,19 @@ private:
         {
             const Path sp = p.member("spans");
             std::uint32_t e = array(f[4], sp);
-            d.spans.resize(t_[f[4]].count);
             static constexpr std::array<std::string_view, 2> gn = {"name", "spans"};
             static constexpr std::array<std::string_view, 4> xn = {"start", "length", "label", "conf"};
             for (std::uint32_t k = 0; k < t_[f[4]].count; ++k) {
                 const Path gp = sp.element(k);
                 auto g = fields(e, gp, gn, 0b11);
-                SpanGroup& grp = d.spans[k];
+                SpanGroup& grp = d.spans.emplace_back();
                 grp.name = label(g[0], gp.member("name"), strings);
                 const Path lp = gp.member("spans");
                 std::uint32_t s = array(g[1], lp);
-                grp.spans.resize(t_[g[1]].count);
                 for (std::uint32_t m = 0; m < t_[g[1]].count; ++m) {
                     const Path xp = lp.element(m);
                     auto h = fields(s, xp, xn, 0b1111);
-                    Span& x = grp.spans[m];
+                    Span& x = grp.spans.emplace_back();
                     x.start = u32(h[0], xp.member("start"));
                     x.length = u32(h[1], xp.member("length"));
                     x.label = label(h[2], xp.member("label"), strings);

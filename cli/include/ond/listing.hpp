@@ -14,15 +14,29 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "ond/inspect.hpp"
 #include "ond/reader.hpp"
+#include "ond/stream.hpp"
 
 namespace ond::tools {
 
+// Receives a listing line by line (each piece ends with '\n').
+using LineSink = std::function<void(std::string_view)>;
+
 // Listing of one container filling `input`. `ok` tells whether the reader accepted it.
 std::string format_listing(Bytes input, bool& ok);
+// The same lines, handed to `sink` as they are made; returns whether the reader accepted it.
+bool write_listing(Bytes input, const LineSink& sink);
+
+// The listing of a stream read from `read` as it arrives, one container in memory at a time:
+// the lines of format_stream_listing for the containers the stream reader accepts, then, at
+// the first fault, the bytes of the faulty container read so far and the fault (nothing past
+// it is read). Returns whether the whole stream was accepted.
+bool write_stream_listing(const ReadFn& read, const LineSink& sink);
 
 // Listing of back-to-back ONDC containers (a stream, R25): each container is introduced by a
 // "# container N" line, offsets count from the start of the input, and the verdict is that of

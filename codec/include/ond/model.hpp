@@ -66,7 +66,7 @@ public:
 
 private:
     std::string bytes_;
-    std::vector<std::uint32_t> offsets_;  // offsets_[id] .. offsets_[id + 1]
+    std::vector<std::uint64_t> offsets_;  // offsets_[id] .. offsets_[id + 1]; 64-bit: the bytes may pass 4 GiB
     std::unordered_map<std::string_view, StringId> index_;  // built lazily by intern()
     std::size_t indexed_ = 0;                               // ids [0, indexed_) are in index_
 };

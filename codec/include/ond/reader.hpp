@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "ond/error.hpp"
@@ -34,6 +35,11 @@ struct Summary {
     std::uint64_t tokens = 0;
     std::uint64_t strings = 0;  // entries of the string table
 };
+
+// The size a container declares in its first 12 bytes (header, body and trailer), or nothing
+// when those bytes are not a header decode() accepts (decode() of them says why). For reading
+// one container from a pipe: never more than this plus one byte needs to be read.
+std::optional<std::uint64_t> declared_size(Bytes first_12_bytes);
 
 // The same checks as decode(), in the same order and with the same errors, building nothing.
 Summary validate(Bytes input);

@@ -2,6 +2,7 @@
 // project turns content into JSON and back; the CLI, the corpus generator and the runner share it.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -20,6 +21,12 @@ public:
 // Container -> JSON text (one line unless pretty). Floats as the shortest text that reads back
 // to the same binary32 bits; -0.0 as "-0.0"; strings with lone surrogates as {"utf16": [...]}.
 std::string to_json(const Container& c, bool pretty = false);
+
+// The same text followed by a newline, handed to `sink` piece by piece (about 64 KiB each) as
+// it is made: the memory used does not grow with the size of the JSON. Throws what to_json
+// throws, possibly after some pieces went out.
+using JsonSink = std::function<void(std::string_view)>;
+void write_json(const Container& c, const JsonSink& sink, bool pretty = false);
 
 // JSON text -> Container (strings interned into c.strings). Floats are read from their decimal
 // text straight to the nearest binary32. Throws JsonError for malformed JSON, unknown or

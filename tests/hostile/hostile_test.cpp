@@ -1,0 +1,332 @@
+// Hostile inputs through the `ond` tool: each is built here, run through a child process under
+// an address-space and CPU-time cap, and held to exact verdicts and to a peak-memory bound of a
+// small multiple of the input plus a constant (the baseline of `ond --version` plus slack).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include <unistd.h>
+
+#include "child.hpp"
+#include "ond/content_json.hpp"
+#include "ond/ond.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace ond::hostile;
+
+constexpr std::uint64_t slack_kib = 8 * 1024;
+
+std::uint64_t baseline_kib() {
+    static const std::uint64_t kib = run_ond({"--version"}).peak_kib;
+    return kib;
+}
+
+// The bound a run on `input_bytes` of input must stay under: `factor` times the input on top of
+// what ond needs to start.
+std::uint64_t bound_kib(std::uint64_t input_bytes, std::uint64_t factor) {
+    return baseline_kib() + slack_kib + factor * input_bytes / 1024;
+}
+
+std::string str(const std::vector<std::byte>& b) { return std::string(reinterpret_cast<const char*>(b.data()), b.size()); }
+
+// One ONDC document of `tokens` one-character tokens whose six attributes are all the same
+// string of `string_bytes` bytes: small to store, huge to print.
+ond::Container string_bomb(std::size_t string_bytes, std::uint32_t tokens) {
+    ond::Container c;
+    ond::Doc& d = c.docs.emplace_back();
+    d.set_text(std::string(tokens, 'a'));
+    const ond::StringId big = c.strings.intern(std::string(string_bytes, 'x'));
+    d.tokens.resize(tokens);
+    for (std::uint32_t i = 0; i < tokens; ++i) {
+        d.tokens.start[i] = i;
+        d.tokens.length[i] = 1;
+        for (auto& col : d.tokens.attrs) col[i] = big;
+        d.tokens.head[i] = static_cast<std::int32_t>(i);
+        d.tokens.conf[i] = 1.0f;
+    }
+    return c;
+}
+
+// An ONDC whose string table holds `count` empty strings and whose document is empty: one byte
+// of input per table entry.
+std::string many_empty_strings(std::uint32_t count) {
+    ond::Container c;
+    c.docs.emplace_back();
+    std::string bytes = str(ond::encode(c));  // section 1 first: id, u32 length, count 0
+    EXPECT_EQ(bytes[12], '\x01');
+    std::string table;
+    for (std::uint32_t v = count; ; v >>= 7) {
+        table += static_cast<char>((v & 0x7F) | (v >= 0x80 ? 0x80 : 0));
+        if (v < 0x80) break;
+    }
+    table.append(count, '\0');
+    std::string rest = bytes.substr(12 + 5 + 1);
+    std::string out = bytes.substr(0, 12);
+    out += '\x01';
+    const auto put_u32 = [](std::string& s, std::uint64_t v) {
+        for (int k = 0; k < 4; ++k) s += static_cast<char>((v >> (8 * k)) & 0xFF);
+    };
+    put_u32(out, table.size());
+    out += table;
+    out += rest;
+    const std::uint64_t body = out.size() - 12;
+    for (int k = 0; k < 4; ++k) out[static_cast<std::size_t>(8 + k)] = static_cast<char>((body >> (8 * k)) & 0xFF);
+    return out;
+}
+
+// ---- 1. decode, stream and inspect write as they go ------------------------------------
+
+TEST(Hostile, DecodeOfAStringBombStreamsItsJson) {
+    TempDir dir;
+    const std::string input = str(ond::encode(string_bomb(32 * 1024, 1000)));  // ~200 MB of JSON
+    const std::string path = dir.write("bomb.ondc", input);
+    for (const char* cmd : {"decode", "stream"}) {
+        ChildOptions opt;
+        opt.stdin_path = path;
+        opt.keep_stdout = false;
+        const ChildResult r = run_ond({cmd}, opt);
+        EXPECT_EQ(r.status, 0) << cmd << ": " << r.err;
+        EXPECT_LT(r.peak_kib, bound_kib(input.size(), 8)) << cmd;
+    }
+}
+
+TEST(Hostile, StreamedJsonIsTheWholeJson) {
+    TempDir dir;
+    const ond::Container c = string_bomb(100 * 1000, 10);  // many pieces of 64 KiB
+    const std::string path = dir.write("bomb.ondc", str(ond::encode(c)));
+    for (const char* cmd : {"decode", "stream"}) {
+        ChildOptions opt;
+        opt.stdin_path = path;
+        const ChildResult r = run_ond({cmd}, opt);
+        ASSERT_EQ(r.status, 0) << r.err;
+        EXPECT_EQ(r.out, ond::json::to_json(c) + "\n");
+    }
+    ChildOptions opt;
+    opt.stdin_path = path;
+    const ChildResult r = run_ond({"decode", "--pretty"}, opt);
+    EXPECT_EQ(r.out, ond::json::to_json(c, true) + "\n");
+}
+
+TEST(Hostile, InspectShowsLongStringsCutWithTheirLength) {
+    TempDir dir;
+    const std::string input = str(ond::encode(string_bomb(1 << 20, 2000)));  // 12,000 uses of 1 MiB
+    ChildOptions opt;
+    opt.stdin_path = dir.write("bomb.ondc", input);
+    const ChildResult r = run_ond({"inspect"}, opt);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_LT(r.peak_kib, bound_kib(input.size(), 4));
+    const std::string shown = "\"" + std::string(80, 'x') + "...\" (1048576 bytes)";
+    EXPECT_NE(r.out.find("strings[1]: " + shown), std::string::npos);
+    EXPECT_NE(r.out.find("tokens.morph[1999]: 1 " + shown), std::string::npos);
+    EXPECT_LT(r.out.size(), 12'000u * 300);
+}
+
+TEST(Hostile, InspectWritesItsListingAsItGoes) {
+    TempDir dir;
+    ond::Container c;
+    ond::Doc& d = c.docs.emplace_back();
+    const std::uint32_t n = 200'000;  // ~1.4 M listing lines from ~1.6 MB
+    d.set_text(std::string(n, 'a'));
+    d.tokens.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        d.tokens.start[i] = i;
+        d.tokens.length[i] = 1;
+        d.tokens.head[i] = static_cast<std::int32_t>(i);
+        d.tokens.conf[i] = 1.0f;
+    }
+    const std::string input = str(ond::encode(c));
+    ChildOptions opt;
+    opt.stdin_path = dir.write("long.ondc", input);
+    opt.keep_stdout = false;
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"inspect"}, {"inspect", "--stream"}}) {
+        const ChildResult r = run_ond(args, opt);
+        EXPECT_EQ(r.status, 0) << r.err;
+        EXPECT_LT(r.peak_kib, bound_kib(input.size(), 8)) << args.size();
+    }
+}
+
+// ---- 2. encode allocates only for elements it has checked -------------------------------
+
+std::string zeros_array(std::size_t n) {
+    std::string s;
+    s.reserve(2 * n);
+    for (std::size_t i = 0; i < n; ++i) s += i ? ",0" : "0";
+    return s;
+}
+
+TEST(Hostile, EncodeOfLongArraysOfWrongElementsFailsAtTheFirst) {
+    TempDir dir;
+    const std::string zeros = zeros_array(1'000'000);  // 2 MB
+    const std::string empty_doc = R"("text":"","ents":null,"cats":null,"spans":[])";
+    const struct {
+        std::string json;
+        std::string message;
+    } cases[] = {
+        {R"({"format":"ONDB","crc":false,"docs":[)" + zeros + "]}", "docs[0]: expected an object, got a number"},
+        {R"({"format":"ONDC","crc":false,"doc":{"tokens":[)" + zeros + "]," + empty_doc + "}}",
+         "doc.tokens[0]: expected an object, got a number"},
+        {R"({"format":"ONDC","crc":false,"doc":{"text":"","tokens":[],"ents":[)" + zeros +
+             R"(],"cats":null,"spans":[]}})",
+         "doc.ents[0]: expected an object, got a number"},
+        {R"({"format":"ONDC","crc":false,"doc":{"text":"","tokens":[],"ents":null,"cats":null,"spans":[)" + zeros +
+             "]}}",
+         "doc.spans[0]: expected an object, got a number"},
+    };
+    for (const auto& c : cases) {
+        ChildOptions opt;
+        opt.stdin_path = dir.write("in.json", c.json);
+        const ChildResult r = run_ond({"encode"}, opt);
+        EXPECT_EQ(r.status, 1);
+        EXPECT_EQ(r.err_first_line(), "error: json.invalid");
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+        // The parse tape is 24 bytes per JSON value; "0," is one value in 2 bytes.
+        EXPECT_LT(r.peak_kib, bound_kib(c.json.size(), 32)) << c.message;
+    }
+}
+
+// ---- 3. a buffer is read header first, and no further than it declares -----------------
+
+TEST(Hostile, EndlessZerosAreRefusedAtTheHeader) {
+    ChildOptions opt;
+    opt.stdin_path = "/dev/zero";
+    opt.cpu_seconds = 10;
+    ChildResult r = run_ond({"validate", "-"}, opt);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out.rfind("<stdin>: invalid at byte 0: header.bad-magic (R6): ", 0), 0u) << r.out;
+    EXPECT_LT(r.peak_kib, bound_kib(0, 0));
+    r = run_ond({"decode"}, opt);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err_first_line(), "error: header.bad-magic");
+    r = run_ond({"inspect"}, opt);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("!! 00000000 header.bad-magic (R6)"), std::string::npos) << r.out;
+    r = run_ond({"inspect", "--stream"}, opt);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("header.bad-magic (R6)"), std::string::npos) << r.out;
+    EXPECT_LT(r.peak_kib, bound_kib(0, 0));
+    // JSON holds no NUL anywhere: encode stops reading at the first block that has one.
+    r = run_ond({"encode"}, opt);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err_first_line(), "error: json.invalid");
+    EXPECT_LT(r.peak_kib, bound_kib(0, 0));
+}
+
+TEST(Hostile, AGoodHeaderThenEndlessBytesStopsOneBytePastTheDeclaredEnd) {
+    // ONDC, version 1, no flags, a body of 100 bytes; then zeros for as long as they are read.
+    const std::string header("ONDC\x01\x00\x00\x00\x64\x00\x00\x00", 12);
+    for (const char* cmd : {"validate", "decode", "inspect"}) {
+        std::uint64_t fed = 0;
+        ChildOptions opt;
+        opt.cpu_seconds = 10;
+        opt.feed = [&](int fd) {
+            static const std::string zeros(65536, '\0');
+            const std::string& chunk = fed == 0 ? header : zeros;
+            const ssize_t n = ::write(fd, chunk.data(), chunk.size());
+            if (n <= 0) return false;
+            fed += static_cast<std::uint64_t>(n);
+            return fed < (std::uint64_t{1} << 32);  // a bound for the test itself: 4 GiB
+        };
+        const std::vector<std::string> args = std::string(cmd) == "validate" ? std::vector<std::string>{cmd, "-"}
+                                                                              : std::vector<std::string>{cmd};
+        const ChildResult r = run_ond(args, opt);
+        EXPECT_EQ(r.status, 1) << cmd;
+        EXPECT_LT(fed, std::uint64_t{64} << 20) << cmd;  // the pipe's buffer, not the stream
+        const std::string c = cmd;
+        if (c == "validate") {
+            EXPECT_EQ(r.out.rfind("<stdin>: invalid at byte 112: container.trailing-bytes (R6): ", 0), 0u) << r.out;
+        } else if (c == "decode") {
+            EXPECT_EQ(r.err_first_line(), "error: container.trailing-bytes");
+        } else {
+            EXPECT_NE(r.out.find("!! 00000070 container.trailing-bytes (R6)"), std::string::npos) << r.out;
+        }
+        EXPECT_LT(r.peak_kib, bound_kib(0, 0)) << cmd;
+    }
+}
+
+// ---- 5. validate-only keeps nothing per string-table entry ----------------------------
+
+TEST(Hostile, ValidateOfManyEmptyStringsKeepsNoRecordPerEntry) {
+    TempDir dir;
+    const std::string input = many_empty_strings(8'000'000);
+    ASSERT_NO_THROW(ond::validate(ond::as_bytes(input.data(), input.size())));
+    const std::string path = dir.write("empties.ondc", input);
+    ChildOptions opt;
+    const ChildResult r = run_ond({"validate", path}, opt);
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_EQ(r.out, path + ": ok (ONDC, 1 document, 0 tokens, no crc)\n");
+    // The input itself (read into memory, growing by doubling) and no 24 bytes per entry.
+    EXPECT_LT(r.peak_kib, bound_kib(input.size(), 3));
+}
+
+// ---- 6. corpus export never writes through a link and replaces an export whole ----------
+
+std::string read_file(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(Hostile, CorpusExportNeverWritesThroughALink) {
+    TempDir dir;
+    const fs::path root = dir.path();
+    const fs::path outside = root / "outside.txt";
+    std::ofstream(outside) << "precious\n";
+
+    // The target itself a link: refused, nothing written where it points.
+    fs::create_directory(root / "elsewhere");
+    fs::create_directory_symlink(root / "elsewhere", root / "link");
+    ChildResult r = run_ond({"corpus", "export", (root / "link").string()});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("is a symbolic link"), std::string::npos) << r.err;
+    EXPECT_TRUE(fs::is_empty(root / "elsewhere"));
+
+    // A non-empty directory that is not an export: refused, left as it was.
+    fs::create_directory(root / "mine");
+    std::ofstream(root / "mine" / "notes.txt") << "mine\n";
+    r = run_ond({"corpus", "export", (root / "mine").string()});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("is not empty and is not an earlier export"), std::string::npos) << r.err;
+    EXPECT_EQ(read_file(root / "mine" / "notes.txt"), "mine\n");
+
+    // An earlier export with a planted link and a stale file: replaced as a whole.
+    const fs::path exp = root / "export";
+    r = run_ond({"corpus", "export", exp.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.find("replacing"), std::string::npos);
+    const std::string readme = read_file(exp / "README.md");
+    fs::remove(exp / "README.md");
+    fs::create_symlink(outside, exp / "README.md");
+    std::ofstream(exp / "stale.txt") << "old\n";
+    r = run_ond({"corpus", "export", exp.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("replacing the earlier export there"), std::string::npos) << r.out;
+    EXPECT_EQ(read_file(outside), "precious\n");
+    EXPECT_FALSE(fs::is_symlink(exp / "README.md"));
+    EXPECT_EQ(read_file(exp / "README.md"), readme);
+    EXPECT_FALSE(fs::exists(exp / "stale.txt"));
+    // Nothing left beside it.
+    std::size_t entries = 0;
+    for (const auto& e : fs::directory_iterator(root)) entries += e.path().filename().string()[0] == '.' ? 1 : 0;
+    EXPECT_EQ(entries, 0u);
+}
+
+// ---- 7. validate escapes control characters in file names -------------------------------
+
+TEST(Hostile, ValidateEscapesControlCharactersInFileNames) {
+    TempDir dir;
+    ond::Container c;
+    c.docs.emplace_back();
+    const std::string forged = "x.ondc: ok (ONDC, 1 document, 0 tokens, no crc)";
+    const std::string path = dir.write("evil\n" + forged + "\x1b[2K\\", str(ond::encode(c)));
+    const ChildResult r = run_ond({"validate", path});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, dir.path() + "/evil\\n" + forged + "\\x1b[2K\\\\: ok (ONDC, 1 document, 0 tokens, no crc)\n");
+}
+
+}  // namespace
