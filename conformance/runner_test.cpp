@@ -135,15 +135,18 @@ TEST(Faulty, LossyFloatsFailTheContentCheckWithThePath) {
     EXPECT_EQ(r.result("invalid/crc/mismatch")["status"], "pass");
 }
 
-TEST(Faulty, NonCanonicalStringTableIsARecommendedFinding) {
+TEST(Faulty, UnusedTableStringIsARequiredWriterFinding) {
+    // The spec states that the table holds only strings the documents use (W3, required).
     ConformRun r = conform({"--encoder", with_fault("noncanonical-table", "encode"), "--no-derived"});
-    EXPECT_EQ(r.code, 0) << r.out;  // recommended only
+    EXPECT_EQ(r.code, 1) << r.out;
     expect_consistent_last_line(r);
     const auto& c = r.result("valid/encode/basic");
-    EXPECT_EQ(c["status"], "pass");
-    EXPECT_TRUE(r.has_finding("valid/encode/basic", "recommended", "canonical-writer"));
-    EXPECT_EQ(r.results["summary"]["recommended_fail"], 1);
-    EXPECT_NE(r.out.find("WARN valid/encode/basic [canonical-writer] non-canonical writer"), std::string::npos) << r.out;
+    EXPECT_EQ(c["status"], "fail");
+    EXPECT_TRUE(r.has_finding("valid/encode/basic", "required", "canonical-writer"));
+    EXPECT_NE(r.out.find("FAIL valid/encode/basic [canonical-writer] writer rule W3-unused (required): W3: string table "
+                         "entry 14 'unused' is not referenced by the body; first difference at byte 17 (strings.count)"),
+              std::string::npos)
+        << r.out;
     EXPECT_EQ(r.result("invalid/encode/head-out-of-range")["status"], "pass");
 }
 

@@ -13,7 +13,7 @@ void decode_categories_section(Cursor& sec, const TableView& table, Doc* out, Tr
     const std::uint64_t count_offset = sec.offset();
     const std::uint32_t count = sec.varint();
     // A category is at least a 1-byte label and a 4-byte score.
-    if (count > sec.remaining() / 5)
+    if (OND_CHECK(Errc::categories_count_exceeds_bytes, count > sec.remaining() / 5))
         fail(Errc::categories_count_exceeds_bytes, count_offset,
              std::to_string(count) + " categories need at least " + std::to_string(5ull * count) +
                  " bytes, but the section has " + std::to_string(sec.remaining()) + " left");
@@ -31,12 +31,12 @@ void decode_categories_section(Cursor& sec, const TableView& table, Doc* out, Tr
         const std::uint32_t label =
             read_label(sec, table, Errc::categories_label_missing, Errc::categories_label_empty, who + "'s label");
         value.clear();
-        table.append_value(value, label);
-        if (!seen.insert(value).second)
+        if (label != 0) table.append_value(value, label);  // 0 only with a check switched off
+        if (OND_CHECK(Errc::categories_duplicate_label, !seen.insert(value).second))
             fail(Errc::categories_duplicate_label, item_offset, who + "'s label " + quote_wtf8(value) + " is used twice");
         const std::uint64_t score_offset = sec.offset();
         const float score = sec.f32();
-        if (!confidence_ok(score))
+        if (OND_CHECK(Errc::categories_score_out_of_range, !confidence_ok(score)))
             fail(Errc::categories_score_out_of_range, score_offset, who + " has score " + describe_float(score));
         if constexpr (M::build) out->cats.push_back(Category{label, score});
         if constexpr (M::trace)

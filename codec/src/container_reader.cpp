@@ -8,7 +8,7 @@ template <class M>
 Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Tracer* tr) {
     Cursor c(input, origin);
     const Header h = decode_header<M>(c, tr);
-    check_container_size(h, input.size(), origin);
+    const std::uint64_t size = check_container_size(h, input.size(), origin);
     Summary sum;
     sum.format = h.format;
     sum.crc = h.crc;
@@ -48,7 +48,7 @@ Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Trac
     if constexpr (M::build) out->docs.resize(used);
     if constexpr (M::trace) tr->leave();
     sum.strings = table.count();
-    if (h.crc) check_trailer<M>(input, origin, tr);
+    if (h.crc) check_trailer<M>(input.first(static_cast<std::size_t>(size)), origin, tr);
     return sum;
 }
 

@@ -12,8 +12,9 @@ std::uint32_t Cursor::varint_slow() {
             fail(Errc::varint_truncated, start, "a varint starting here runs past the end of its section");
         const std::uint8_t b = base_[pos_++];
         if (i == 4) {
-            if (b & 0x80) fail(Errc::varint_too_long, start, "a varint's 5th byte has its continuation bit set");
-            if (b > 0x0F)
+            if (OND_CHECK(Errc::varint_too_long, b & 0x80))
+                fail(Errc::varint_too_long, start, "a varint's 5th byte has its continuation bit set");
+            if (OND_CHECK(Errc::varint_overflow, (b & 0x7F) > 0x0F))
                 fail(Errc::varint_overflow, start, "a varint's value exceeds 0xFFFFFFFF (5th byte 0x" +
                                                        std::string(1, "0123456789abcdef"[b >> 4]) +
                                                        std::string(1, "0123456789abcdef"[b & 15]) + ")");

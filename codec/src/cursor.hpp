@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "check_switch.hpp"
 #include "ond/error.hpp"
 #include "ond/reader.hpp"
 

@@ -9,7 +9,7 @@ template <class M>
 void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t n, Doc* out, Tracer* tr) {
     const std::uint64_t count_offset = sec.offset();
     const std::uint32_t count = sec.varint();
-    if (count > sec.remaining() / 7)
+    if (OND_CHECK(Errc::entities_count_exceeds_bytes, count > sec.remaining() / 7))
         fail(Errc::entities_count_exceeds_bytes, count_offset,
              std::to_string(count) + " entities need at least " + std::to_string(7ull * count) +
                  " bytes, but the section has " + std::to_string(sec.remaining()) + " left");
@@ -26,17 +26,17 @@ void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t 
         const std::uint32_t gap = sec.varint();
         const std::uint64_t len_offset = sec.offset();
         const std::uint32_t len = sec.varint();
-        if (len == 0) fail(Errc::entities_empty, len_offset, who + " has length 0");
+        if (OND_CHECK(Errc::entities_empty, len == 0)) fail(Errc::entities_empty, len_offset, who + " has length 0");
         const std::uint64_t start = prev_end + gap;
         const std::uint64_t end = start + len;
-        if (end > n)
+        if (OND_CHECK(Errc::entities_out_of_range, end > n))
             fail(Errc::entities_out_of_range, item_offset,
                  who + " ends at token " + std::to_string(end) + "; the document has " + std::to_string(n) + " tokens");
         const std::uint32_t label =
             read_label(sec, table, Errc::entities_label_missing, Errc::entities_label_empty, who + "'s label");
         const std::uint64_t conf_offset = sec.offset();
         const float conf = sec.f32();
-        if (!confidence_ok(conf))
+        if (OND_CHECK(Errc::entities_confidence_out_of_range, !confidence_ok(conf)))
             fail(Errc::entities_confidence_out_of_range, conf_offset, who + " has confidence " + describe_float(conf));
         if constexpr (M::build)
             out->ents.push_back(Entity{static_cast<std::uint32_t>(start), len, label, conf});

@@ -35,7 +35,7 @@ std::uint32_t crc32(const std::uint8_t* p, std::size_t n, std::uint32_t crc) noe
 template <class M>
 Header decode_header(Cursor& c, Tracer* tr) {
     const std::uint64_t base = c.offset();
-    if (c.remaining() < header_size)
+    if (OND_CHECK(Errc::header_truncated, c.remaining() < header_size))
         fail(Errc::header_truncated, c.end_offset(),
              "the input has " + std::to_string(c.remaining()) + " bytes; a header needs 12");
     const std::uint8_t* magic = c.bytes(4);
@@ -44,14 +44,16 @@ Header decode_header(Cursor& c, Tracer* tr) {
         h.format = Format::ondc;
     else if (std::memcmp(magic, "ONDB", 4) == 0)
         h.format = Format::ondb;
-    else
+    else if (OND_CHECK(Errc::header_bad_magic, true))
         fail(Errc::header_bad_magic, base, "the magic is not ONDC or ONDB");
     if constexpr (M::trace) tr->field(base, 4, "header.magic", h.format == Format::ondc ? "ONDC" : "ONDB");
     const std::uint16_t version = c.u16();
-    if (version != 1) fail(Errc::header_bad_version, base + 4, "format version " + std::to_string(version) + " (must be 1)");
+    if (OND_CHECK(Errc::header_bad_version, version != 1))
+        fail(Errc::header_bad_version, base + 4, "format version " + std::to_string(version) + " (must be 1)");
     if constexpr (M::trace) tr->field(base + 4, 2, "header.version", "1");
     const std::uint16_t flags = c.u16();
-    if (flags > 1) fail(Errc::header_bad_flags, base + 6, "flags " + std::to_string(flags) + " set bits other than bit 0");
+    if (OND_CHECK(Errc::header_bad_flags, flags > 1))
+        fail(Errc::header_bad_flags, base + 6, "flags " + std::to_string(flags) + " set bits other than bit 0");
     h.crc = flags == 1;
     if constexpr (M::trace) tr->field(base + 6, 2, "header.flags", h.crc ? "1 (CRC-32 trailer)" : "0 (no trailer)");
     h.body_length = c.u32();
@@ -59,14 +61,15 @@ Header decode_header(Cursor& c, Tracer* tr) {
     return h;
 }
 
-void check_container_size(const Header& h, std::uint64_t total, std::uint64_t origin) {
+std::uint64_t check_container_size(const Header& h, std::uint64_t total, std::uint64_t origin) {
     const std::uint64_t expected = header_size + std::uint64_t{h.body_length} + (h.crc ? trailer_size : 0);
     if (total < expected)
         fail(Errc::container_truncated, origin + total,
              "the container declares " + std::to_string(expected) + " bytes, but the input has " + std::to_string(total));
-    if (total > expected)
+    if (OND_CHECK(Errc::container_trailing_bytes, total > expected))
         fail(Errc::container_trailing_bytes, origin + expected,
              std::to_string(total - expected) + " bytes follow the end of the container");
+    return expected;
 }
 
 template <class M>
@@ -85,7 +88,7 @@ void check_trailer(Bytes all, std::uint64_t origin, Tracer* tr) {
         return std::string(buf);
     };
     if constexpr (M::trace) tr->field(origin + covered, 4, "trailer.crc32", hex(stored));
-    if (stored != actual)
+    if (OND_CHECK(Errc::crc_mismatch, stored != actual))
         fail(Errc::crc_mismatch, origin + covered,
              "the trailer holds CRC-32 " + hex(stored) + ", but the bytes before it give " + hex(actual));
 }

@@ -73,7 +73,8 @@ struct TableView {
 
     std::uint32_t count() const noexcept { return from_section_ ? stored_ : static_cast<std::uint32_t>(entries.size()); }
     // Throws table.index-out-of-range (at `offset`) when idx > count().
-    void check_index(std::uint32_t idx, std::uint64_t offset) const;
+    // Returns idx (0 where a switched-off range check let an index beyond the table through).
+    std::uint32_t check_index(std::uint32_t idx, std::uint64_t offset) const;
     bool is_stored_empty(std::uint32_t idx) const;
     // Entry idx (1 <= idx <= count()), as stored.
     RawString entry(std::uint32_t idx) const;
@@ -167,7 +168,7 @@ inline constexpr std::size_t trailer_size = 4;
 template <class M>
 Header decode_header(Cursor& c, Tracer* tr);
 // The buffer holds exactly header + body + trailer (R6).
-void check_container_size(const Header& h, std::uint64_t total, std::uint64_t origin);
+std::uint64_t check_container_size(const Header& h, std::uint64_t total, std::uint64_t origin);  // the size
 // Verifies the trailer (R7): `all` is the whole container, trailer included.
 template <class M>
 void check_trailer(Bytes all, std::uint64_t origin, Tracer* tr);

@@ -13,7 +13,7 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
     const std::uint64_t groups_offset = sec.offset();
     const std::uint32_t groups = sec.varint();
     // A group is at least a 1-byte name and a 1-byte span count.
-    if (groups > sec.remaining() / 2)
+    if (OND_CHECK(Errc::spans_group_count_exceeds_bytes, groups > sec.remaining() / 2))
         fail(Errc::spans_group_count_exceeds_bytes, groups_offset,
              std::to_string(groups) + " span groups need at least " + std::to_string(2ull * groups) +
                  " bytes, but the section has " + std::to_string(sec.remaining()) + " left");
@@ -30,13 +30,13 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
         const std::uint32_t name =
             read_label(sec, table, Errc::spans_group_name_missing, Errc::spans_group_name_empty, group + "'s name");
         value.clear();
-        table.append_value(value, name);
-        if (!names.insert(value).second)
+        if (name != 0) table.append_value(value, name);  // 0 only with a check switched off
+        if (OND_CHECK(Errc::spans_duplicate_group_name, !names.insert(value).second))
             fail(Errc::spans_duplicate_group_name, group_offset, group + "'s name " + quote_wtf8(value) + " is used twice");
         const std::uint64_t count_offset = sec.offset();
         const std::uint32_t count = sec.varint();
         // A span is at least 1-byte start, length and label and a 4-byte confidence.
-        if (count > sec.remaining() / 7)
+        if (OND_CHECK(Errc::spans_count_exceeds_bytes, count > sec.remaining() / 7))
             fail(Errc::spans_count_exceeds_bytes, count_offset,
                  group + " declares " + std::to_string(count) + " spans, needing at least " +
                      std::to_string(7ull * count) + " bytes, but the section has " + std::to_string(sec.remaining()) +
@@ -58,16 +58,16 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
             const std::uint32_t start = sec.varint();
             const std::uint64_t len_offset = sec.offset();
             const std::uint32_t len = sec.varint();
-            if (len == 0) fail(Errc::spans_empty, len_offset, who + " has length 0");
+            if (OND_CHECK(Errc::spans_empty, len == 0)) fail(Errc::spans_empty, len_offset, who + " has length 0");
             const std::uint64_t end = std::uint64_t{start} + len;
-            if (end > n)
+            if (OND_CHECK(Errc::spans_out_of_range, end > n))
                 fail(Errc::spans_out_of_range, item_offset,
                      who + " ends at token " + std::to_string(end) + "; the document has " + std::to_string(n) + " tokens");
             const std::uint32_t label =
                 read_label(sec, table, Errc::spans_label_missing, Errc::spans_label_empty, who + "'s label");
             const std::uint64_t conf_offset = sec.offset();
             const float conf = sec.f32();
-            if (!confidence_ok(conf))
+            if (OND_CHECK(Errc::spans_confidence_out_of_range, !confidence_ok(conf)))
                 fail(Errc::spans_confidence_out_of_range, conf_offset, who + " has confidence " + describe_float(conf));
             if constexpr (M::build) sg->spans.push_back(Span{start, len, label, conf});
             if constexpr (M::trace)

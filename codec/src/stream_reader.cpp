@@ -41,11 +41,11 @@ bool StreamReader::fill_container() {
     if (got < detail::header_size)
         throw Error(Errc::stream_truncated, start + got,
                     "the stream ends after " + std::to_string(got) + " bytes of a container's header");
-    if (std::memcmp(buf_.data(), "ONDB", 4) == 0)
+    if (OND_CHECK(Errc::stream_bin_in_stream, std::memcmp(buf_.data(), "ONDB", 4) == 0))
         throw Error(Errc::stream_bin_in_stream, start, "an ONDB container in a stream of ONDC containers");
     detail::Cursor hc(Bytes(buf_.data(), detail::header_size), start);
     const detail::Header h = detail::decode_header<detail::ValidateMode>(hc, nullptr);
-    if (h.body_length > stream_max_body_length)
+    if (OND_CHECK(Errc::stream_length_too_large, h.body_length > stream_max_body_length))
         throw Error(Errc::stream_length_too_large, start + 8,
                     "a declared body length of " + std::to_string(h.body_length) + " bytes (at most 1 GiB in a stream)");
     const std::uint64_t total = detail::header_size + std::uint64_t{h.body_length} + (h.crc ? detail::trailer_size : 0);

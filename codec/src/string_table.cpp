@@ -8,17 +8,24 @@
 
 namespace ond::detail {
 
+namespace {
+// With the UTF-8 check switched off (tests only), bytes that are WTF-8 (encoded surrogates) pass.
+[[maybe_unused]] bool lax_utf8_ok(const std::uint8_t* p, std::size_t n) {
+    return unicode::wtf8_utf16_length(std::string_view(reinterpret_cast<const char*>(p), n)).has_value();
+}
+}  // namespace
+
 RawString read_string(Cursor& c) {
     RawString s;
     s.offset = c.offset();
     const std::uint32_t h = c.varint();
     const std::uint32_t size = h >> 1;
     s.utf16 = (h & 1) != 0;
-    if (size > c.remaining())
+    if (OND_CHECK(Errc::string_truncated, size > c.remaining()))
         fail(Errc::string_truncated, s.offset,
              "a string of " + std::to_string(size) + " bytes, but its section has " + std::to_string(c.remaining()) +
                  " bytes left");
-    if (s.utf16 && (size & 1))
+    if (OND_CHECK(Errc::string_odd_utf16_length, s.utf16 && (size & 1)))
         fail(Errc::string_odd_utf16_length, s.offset,
              "a UTF-16 string of " + std::to_string(size) + " bytes (an odd count)");
     const std::uint64_t data_offset = c.offset();
@@ -26,7 +33,8 @@ RawString read_string(Cursor& c) {
     s.size = size;
     if (!s.utf16) {
         std::size_t bad = 0;
-        if (!unicode::utf8_utf16_length(s.data, size, &bad))
+        if (!unicode::utf8_utf16_length(s.data, size, &bad) &&
+            !(OND_CHECK_OFF(Errc::string_invalid_utf8) && lax_utf8_ok(s.data, size)))
             fail(Errc::string_invalid_utf8, data_offset + bad, "ill-formed UTF-8 in a string");
     }
     return s;
@@ -47,10 +55,11 @@ bool raw_string_equal(const RawString& a, const RawString& b) {
     return x == y;
 }
 
-void TableView::check_index(std::uint32_t idx, std::uint64_t offset) const {
-    if (idx > count()) [[unlikely]]
+std::uint32_t TableView::check_index(std::uint32_t idx, std::uint64_t offset) const {
+    if (OND_CHECK(Errc::table_index_out_of_range, idx > count())) [[unlikely]]
         fail(Errc::table_index_out_of_range, offset,
              "string index " + std::to_string(idx) + ", but the table has " + std::to_string(count()) + " strings");
+    return idx > count() ? 0 : idx;
 }
 
 void TableView::set_section(const std::uint8_t* first, std::uint64_t first_offset, std::uint32_t count,
@@ -130,7 +139,7 @@ template <class M>
 void decode_string_table_section(Cursor& sec, TableView& table, StringStore* out, Tracer* tr) {
     const std::uint64_t count_offset = sec.offset();
     const std::uint32_t count = sec.varint();
-    if (count > sec.remaining())
+    if (OND_CHECK(Errc::table_count_out_of_range, count > sec.remaining()))
         fail(Errc::table_count_out_of_range, count_offset,
              std::to_string(count) + " strings declared, but only " + std::to_string(sec.remaining()) +
                  " bytes follow");

@@ -9,7 +9,7 @@ template <class M>
 std::uint32_t decode_text_section(Cursor& sec, Doc* out, Tracer* tr) {
     const std::uint64_t enc_offset = sec.offset();
     const std::uint8_t enc = sec.u8();
-    if (enc > 1)
+    if (OND_CHECK(Errc::text_bad_encoding, enc > 1))
         fail(Errc::text_bad_encoding, enc_offset, "text encoding byte " + std::to_string(enc) + " (must be 0 or 1)");
     if constexpr (M::trace) tr->field(enc_offset, 1, "text.encoding", enc == 0 ? "0 (UTF-8)" : "1 (UTF-16LE)");
     const std::uint64_t text_offset = sec.offset();
@@ -19,11 +19,13 @@ std::uint32_t decode_text_section(Cursor& sec, Doc* out, Tracer* tr) {
     if (enc == 0) {
         std::size_t bad = 0;
         auto len = unicode::utf8_utf16_length(p, size, &bad);
+        if (!len && OND_CHECK_OFF(Errc::text_invalid_utf8))  // tests only: WTF-8 (encoded surrogates) passes
+            len = unicode::wtf8_utf16_length(std::string_view(reinterpret_cast<const char*>(p), size));
         if (!len) fail(Errc::text_invalid_utf8, text_offset + bad, "ill-formed UTF-8 in the text");
         units = *len;
         if constexpr (M::build) out->text.assign(reinterpret_cast<const char*>(p), size);
     } else {
-        if (size & 1)
+        if (OND_CHECK(Errc::text_odd_utf16_length, size & 1))
             fail(Errc::text_odd_utf16_length, text_offset + size - 1,
                  "UTF-16 text of " + std::to_string(size) + " bytes (an odd count)");
         units = size / 2;

@@ -18,10 +18,10 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
                                     Tracer* tr) {
     const std::uint64_t n_offset = sec.offset();
     const std::uint32_t n = sec.varint();
-    if (n > max_tokens)
+    if (OND_CHECK(Errc::tokens_count_too_large, n > max_tokens))
         fail(Errc::tokens_count_too_large, n_offset,
              std::to_string(n) + " tokens declared; at most 33,554,432 are allowed");
-    if (9ull * n > sec.remaining())
+    if (OND_CHECK(Errc::tokens_count_exceeds_bytes, 9ull * n > sec.remaining()))
         fail(Errc::tokens_count_exceeds_bytes, n_offset,
              std::to_string(n) + " tokens need at least " + std::to_string(9ull * n) + " bytes, but the section has " +
                  std::to_string(sec.remaining()) + " left");
@@ -48,10 +48,11 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         const std::uint32_t gap = sec.varint();
         const std::uint64_t len_offset = sec.offset();
         const std::uint32_t len = sec.varint();
-        if (len == 0) fail(Errc::tokens_empty, len_offset, "token " + std::to_string(i) + " has length 0");
+        if (OND_CHECK(Errc::tokens_empty, len == 0))
+            fail(Errc::tokens_empty, len_offset, "token " + std::to_string(i) + " has length 0");
         const std::uint64_t start = prev_end + gap;
         const std::uint64_t end = start + len;
-        if (end > text_utf16_length)
+        if (OND_CHECK(Errc::tokens_out_of_text, end > text_utf16_length))
             fail(Errc::tokens_out_of_text, tok_offset,
                  "token " + std::to_string(i) + " ends at " + std::to_string(end) + ", past the text's " +
                      std::to_string(text_utf16_length) + " UTF-16 units");
@@ -79,9 +80,9 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
                 if (i == n) break;
             }
             const std::uint64_t off = sec.offset();
-            const std::uint32_t idx = sec.varint();
+            std::uint32_t idx = sec.varint();
             if (idx > table_count) [[unlikely]]
-                table.check_index(idx, off);
+                idx = table.check_index(idx, off);
             if constexpr (M::build) col[i] = idx;
             if constexpr (M::trace)
                 tr->field(off, sec.offset() - off, std::string("tokens.") + column_names[c] + "[" + std::to_string(i) + "]",
@@ -101,7 +102,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         const std::uint64_t off = sec.offset();
         const std::int32_t delta = sec.svarint();
         const std::int64_t head = static_cast<std::int64_t>(i) + delta;
-        if (head < 0 || head >= static_cast<std::int64_t>(n))
+        if (OND_CHECK(Errc::tokens_head_out_of_range, head < 0 || head >= static_cast<std::int64_t>(n)))
             fail(Errc::tokens_head_out_of_range, off,
                  "token " + std::to_string(i) + " has head " + std::to_string(head) + "; the document has " +
                      std::to_string(n) + " tokens");
@@ -117,14 +118,14 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     const std::uint8_t* sb = sec.bytes(sent_bytes);
     for (std::uint32_t i = 0; i < n; ++i) {
         const unsigned v = (sb[i >> 2] >> (2 * (i & 3))) & 3u;
-        if (v == 3)
+        if (OND_CHECK(Errc::tokens_bad_sentence_value, v == 3))
             fail(Errc::tokens_bad_sentence_value, sent_offset + (i >> 2),
                  "token " + std::to_string(i) + " has sentence value 3");
         if constexpr (M::build) t->sent[i] = static_cast<Sentence>(v);
     }
     if (n & 3) {
         const unsigned used_bits = 2 * (n & 3);
-        if (sb[sent_bytes - 1] >> used_bits)
+        if (OND_CHECK(Errc::tokens_sentence_padding, sb[sent_bytes - 1] >> used_bits))
             fail(Errc::tokens_sentence_padding, sent_offset + sent_bytes - 1,
                  "padding bits after the last token's sentence value are not 0");
     }
@@ -143,7 +144,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     // Confidences.
     const std::uint64_t mode_offset = sec.offset();
     const std::uint8_t mode = sec.u8();
-    if (mode > 1)
+    if (OND_CHECK(Errc::tokens_bad_confidence_mode, mode > 1))
         fail(Errc::tokens_bad_confidence_mode, mode_offset, "confidence mode " + std::to_string(mode) + " (must be 0 or 1)");
     if constexpr (M::trace)
         tr->field(mode_offset, 1, "tokens.confidence-mode", mode == 0 ? "0 (all 1.0)" : "1 (one float per token)");
@@ -153,7 +154,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         for (std::uint32_t i = 0; i < n; ++i) {
             float f;
             std::memcpy(&f, p + 4ull * i, 4);  // little-endian host (checked in header.cpp)
-            if (!confidence_ok(f))
+            if (OND_CHECK(Errc::tokens_confidence_out_of_range, !confidence_ok(f)))
                 fail(Errc::tokens_confidence_out_of_range, conf_offset + 4ull * i,
                      "token " + std::to_string(i) + " has confidence " + describe_float(f));
             if constexpr (M::build) t->conf[i] = f;

@@ -203,6 +203,8 @@ public:
     void varint(std::uint32_t x) {
         std::uint8_t* p = ensure(5);
         std::size_t k = 0;
+        if (OND_RULE_OFF("W1-varint"))  // tests only: every varint in 5 bytes
+            for (; k < 4; ++k, x >>= 7) p[k] = static_cast<std::uint8_t>(x | 0x80);
         while (x >= 0x80) {
             p[k++] = static_cast<std::uint8_t>(x | 0x80);
             x >>= 7;
@@ -246,7 +248,7 @@ private:
 
 // W1: UTF-8 when well-formed, else UTF-16LE with flag 1.
 void put_string(Out& o, std::string_view v) {
-    if (!unicode::wtf8_has_surrogate(v)) {
+    if (!unicode::wtf8_has_surrogate(v) && !OND_RULE_OFF("W1-utf8")) {
         o.varint(static_cast<std::uint32_t>(v.size()) << 1);
         o.bytes(v.data(), v.size());
     } else {
@@ -272,6 +274,9 @@ public:
         return m = it->second;
     }
     void use_doc(const Doc& d) {
+        if (OND_RULE_OFF("W3-canonical"))  // tests only: numbered token by token
+            for (std::size_t i = 0; i < d.tokens.size(); ++i)
+                for (const auto& col : d.tokens.attrs) use(col[i]);
         for (const auto& col : d.tokens.attrs)
             for (StringId id : col) use(id);
         for (const Entity& e : d.ents) use(e.label);
@@ -292,7 +297,11 @@ public:
         }
         return n;
     }
-    std::uint32_t index(StringId id) const { return map_[id]; }
+    std::uint32_t index(StringId id) const {
+        if (OND_RULE_OFF("W3-order") && map_[id] != 0)  // tests only: numbered in reverse
+            return static_cast<std::uint32_t>(order_.size()) + 1 - map_[id];
+        return map_[id];
+    }
 
 private:
     static constexpr std::uint32_t unassigned = ~0u;
@@ -304,14 +313,19 @@ private:
 
 void encode_string_table_section(Out& o, const TableBuilder& t) {
     const std::size_t at = o.begin_section(detail::sec_strings);
-    o.varint(static_cast<std::uint32_t>(t.order().size()));
-    for (std::string_view v : t.order()) put_string(o, v);
+    const bool unused = OND_RULE_OFF("W3-unused"), reversed = OND_RULE_OFF("W3-order");  // tests only
+    o.varint(static_cast<std::uint32_t>(t.order().size() + (unused ? 1 : 0)));
+    if (reversed)
+        for (auto v = t.order().rbegin(); v != t.order().rend(); ++v) put_string(o, *v);
+    else
+        for (std::string_view v : t.order()) put_string(o, v);
+    if (unused) put_string(o, "unused");
     o.end_section(at, "strings", "the string table");
 }
 
 void encode_text_section(Out& o, const Doc& d, const std::string& path) {
     const std::size_t at = o.begin_section(detail::sec_text);
-    if (!unicode::wtf8_has_surrogate(d.text)) {
+    if (!unicode::wtf8_has_surrogate(d.text) && !OND_RULE_OFF("W1-utf8")) {
         o.u8(0);
         o.bytes(d.text.data(), d.text.size());
     } else {
@@ -344,6 +358,8 @@ void encode_tokens_section(Out& o, const Doc& d, const std::string& path, const 
     std::uint8_t* p = o.append_zeros(sent_bytes);  // W5: padding bits stay 0
     for (std::uint32_t i = 0; i < n; ++i)
         p[i >> 2] = static_cast<std::uint8_t>(p[i >> 2] | (static_cast<unsigned>(tk.sent[i]) << (2 * (i & 3))));
+    if (OND_RULE_OFF("W5-padding") && (n & 3))  // tests only: padding slots hold 1
+        p[sent_bytes - 1] = static_cast<std::uint8_t>(p[sent_bytes - 1] | (0x55u << (2 * (n & 3))));
     bool all_one = true;  // W4: bit-for-bit 1.0
     for (float f : tk.conf) {
         std::uint32_t bits;
@@ -353,6 +369,7 @@ void encode_tokens_section(Out& o, const Doc& d, const std::string& path, const 
             break;
         }
     }
+    if (OND_RULE_OFF("W4")) all_one = false;  // tests only: mode 1 always
     o.u8(all_one ? 0 : 1);
     if (!all_one)
         for (float f : tk.conf) o.f32(f);
@@ -406,7 +423,7 @@ void encode_doc_sections(Out& o, const Doc& d, const TableBuilder& t, bool ondc,
     encode_tokens_section(o, d, p, t);
     if (d.has_ents && d.tokens.size() > 0) encode_entities_section(o, d, p, t);
     if (ondc && d.has_cats) encode_categories_section(o, d, p, t);
-    if (ondc && !d.spans.empty()) encode_span_groups_section(o, d, p, t);
+    if (ondc && (!d.spans.empty() || OND_RULE_OFF("W2"))) encode_span_groups_section(o, d, p, t);
 }
 
 }  // namespace
@@ -437,7 +454,8 @@ void encode_append(const Container& c, std::vector<std::byte>& out) {
         o.bytes(c.format == Format::ondc ? "ONDC" : "ONDB", 4);
         o.u8(1);
         o.u8(0);
-        o.u8(c.crc ? 1 : 0);
+        const bool crc = c.crc != OND_RULE_OFF("W5-flags");  // tests only: the other choice
+        o.u8(crc ? 1 : 0);
         o.u8(0);
         const std::size_t body_len_at = o.pos();
         o.u32(0);
@@ -457,9 +475,9 @@ void encode_append(const Container& c, std::vector<std::byte>& out) {
             o.end_section(at, "docs", "the records section");
         }
         o.patch_len(body_len_at, c.format == Format::ondc ? "doc" : "docs", "the body");
-        if (c.crc) {
-            const std::uint32_t crc = detail::crc32(o.data() + start, o.pos() - start);
-            o.u32(crc);
+        if (crc) {
+            const std::uint32_t crc32 = detail::crc32(o.data() + start, o.pos() - start);
+            o.u32(crc32);
         }
     }
 }

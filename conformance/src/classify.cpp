@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "escape.hpp"
+#include "writer_check.hpp"
 #include "ond/content_json.hpp"
 #include "ond/error.hpp"
 
@@ -24,6 +25,7 @@ const char* check_name(Check c) noexcept {
         case Check::reason: return "reason";
         case Check::unknown_code: return "unknown-code";
         case Check::canonical_writer: return "canonical-writer";
+        case Check::round_trip: return "round-trip";
         case Check::crash: return "crash";
         case Check::timeout: return "timeout";
         case Check::protocol: return "protocol";
@@ -141,24 +143,13 @@ public:
         return false;
     }
 
-    // A writer's bytes against the canonical ones. Writer-rule diagnosis (which of W1-W5 the bytes
-    // break, at its level) belongs here, between "not byte-identical" and the generic finding.
+    // A writer's bytes against the canonical ones, judged rule by rule (W1-W5, each at its level).
     void written(const std::string& canonical, const std::string& got) {
         if (got == canonical) {
             ++r_.recommended_pass;
             return;
         }
-        RefAnswer g = reference_decode(got);
-        if (!g.accept) {
-            add(Level::required, Check::content, "the bytes written do not decode: " + escape_text(g.message, false));
-            return;
-        }
-        RefAnswer w = reference_decode(canonical);
-        std::size_t before = r_.findings.size();
-        content(w.out, g.out, "the bytes written decode to other content: ");
-        if (r_.findings.size() != before) return;
-        add(Level::recommended, Check::canonical_writer,
-            "non-canonical writer: same content, other bytes; " + first_difference(canonical, got));
+        add_writer_findings(canonical, got, Check::canonical_writer, r_);  // writer_check.cpp: rule by rule
     }
 
     // What an implementation-defined case's accepting testee must give.

@@ -15,7 +15,7 @@ enum class Level : std::uint8_t { required, recommended, info };
 const char* level_name(Level l) noexcept;
 
 enum class Check : std::uint8_t {
-    verdict, content, reason, unknown_code, canonical_writer, crash, timeout, protocol, memory, output, corpus,
+    verdict, content, reason, unknown_code, canonical_writer, round_trip, crash, timeout, protocol, memory, output, corpus,
 };
 const char* check_name(Check c) noexcept;
 

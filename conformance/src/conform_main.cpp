@@ -10,6 +10,7 @@
 
 #include "conform_cli.hpp"
 #include "fuzz.hpp"
+#include "large.hpp"
 #include "ond/conformance.hpp"
 #include "report.hpp"
 #include "runner.hpp"
@@ -36,7 +37,7 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
     double fuzz_seconds = 0;
     std::string fuzz_out = "fuzz-findings";
     long memory_bound_mib = 64;
-    bool no_derived = false, quiet = false;
+    bool no_derived = false, quiet = false, large = false;
     std::string html_merge;
     std::vector<std::string> merge_inputs;
     std::string seed_text, profile = "spec";
@@ -63,6 +64,8 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
     app.add_option("--max-derived", opt.max_derived, "cap per kind of derived case (bit flips, prefixes, mutations, memory)")
         ->capture_default_str();
     app.add_flag("--no-derived", no_derived, "run the corpus cases only");
+    app.add_flag("--large", large, "also the limits at full size, made on the fly: 2^25 + 1 tokens (--decoder), a 2^30 + 1 "
+                                   "byte body in a stream (--stream-decoder); see conformance/README.md for time and memory");
     app.add_option("--seed", seed_text,
                    "seed of the derived mutations and of --fuzz: a number, or 'random'; default: a function of the corpus version");
     app.add_option("--memory-bound", memory_bound_mib, "MiB of peak RSS over the baseline allowed on inputs declaring huge lengths")
@@ -142,7 +145,8 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
             return f.disagreements ? 1 : 0;
         }
         RunReport rep = run_conformance(opt, out, err);
-        return rep.summary.ok ? 0 : 1;
+        const bool large_ok = !large || run_large_cases(opt, out);  // large.cpp
+        return rep.summary.ok && large_ok ? 0 : 1;
     } catch (const std::exception& e) {
         err << "ond conform: " << e.what() << "\n";
         return 2;

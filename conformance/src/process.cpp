@@ -338,12 +338,23 @@ std::string resolve_executable(const std::string& name) {
 
 ProcessResult run_process(const std::vector<std::string>& argv, std::string_view input,
                           std::chrono::milliseconds timeout, SpawnLimits limits) {
+    bool given = false;
+    return run_process(argv, [&]() -> std::string_view {
+        if (given) return {};
+        given = true;
+        return input;
+    }, timeout, limits);
+}
+
+ProcessResult run_process(const std::vector<std::string>& argv, const std::function<std::string_view()>& next,
+                          std::chrono::milliseconds timeout, SpawnLimits limits) {
     ProcessResult r;
     auto t0 = Clock::now();
     Child ch = spawn(argv, limits.memory_limit_kb, r.error);
     if (ch.pid < 0) return r;
     r.started = true;
     Excerpt err;
+    std::string_view input = next();  // the piece being written
     std::size_t written = 0;
     if (input.empty()) close_fd(ch.in_w);
     auto deadline = t0 + timeout;
@@ -381,7 +392,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::string_view
                     ssize_t w = ::write(ch.in_w, input.data() + written, std::min<std::size_t>(input.size() - written, 65536));
                     if (w > 0) {
                         written += static_cast<std::size_t>(w);
-                        if (written == input.size()) close_fd(ch.in_w);
+                        if (written == input.size()) {
+                            input = next();
+                            written = 0;
+                            if (input.empty()) close_fd(ch.in_w);
+                        }
                     } else if (w < 0 && errno != EAGAIN && errno != EINTR) {
                         close_fd(ch.in_w);  // EPIPE: the child does not read its input
                     }

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -63,6 +64,10 @@ struct SpawnLimits {
 // the other). When the child exits, or at the time-out, every process it left behind is killed,
 // also those that left its session (the runner is their subreaper); then the pipes are drained.
 ProcessResult run_process(const std::vector<std::string>& argv, std::string_view input,
+                          std::chrono::milliseconds timeout, SpawnLimits limits = {});
+// The same with the input made piece by piece, for inputs too large to hold (`ond conform
+// --large`): `next` returns the next bytes (valid until the following call), empty at the end.
+ProcessResult run_process(const std::vector<std::string>& argv, const std::function<std::string_view()>& next,
                           std::chrono::milliseconds timeout, SpawnLimits limits = {});
 
 // A long-lived child speaking the framed protocol of PROTOCOL.md (version 2 when it says so on

@@ -77,6 +77,21 @@ void Registry::invalid(std::string name, Rules rules, std::string desc, Buf byte
     c.error = std::move(code);
 }
 
+void Registry::single_fault(std::string name, Rules rules, std::string desc, Buf bytes, std::string code) {
+    invalid(std::move(name), std::move(rules), std::move(desc), std::move(bytes), code);
+    cases_.back().isolates = std::move(code);
+}
+
+void Registry::mark_single_fault(const std::string& area, const std::string& name) {
+    for (Case& c : cases_)
+        if (c.area == area && c.name == name) {
+            if (c.error.empty()) throw std::logic_error("single-fault case " + area + "/" + name + " has no error code");
+            c.isolates = c.error;
+            return;
+        }
+    throw std::logic_error("no case " + area + "/" + name + " to mark as single-fault");
+}
+
 void Registry::impl(std::string name, Rules rules, std::string desc, Buf bytes, std::string code,
                     Container if_accepted, std::optional<ReadAlike> read_alike) {
     Case& c = add(std::move(name), std::move(rules), std::move(desc));
@@ -138,6 +153,7 @@ std::vector<Case> all_cases() {
         add_section_cases, add_text_cases,     add_tokens_cases,     add_entities_cases, add_categories_cases,
         add_spans_cases,   add_bin_cases,      add_stream_cases,     add_encode_cases, add_document_cases,
         add_rulings_cases,
+        add_single_fault_cases,  // last: it also marks single-fault cases of the other areas
     };
     for (auto* f : areas) f(r);
     return std::move(r.cases());

@@ -39,6 +39,7 @@ struct Case {
     std::optional<Container> expected;       // decode: the content a reader must produce
     std::vector<Container> stream_read;      // stream: the containers read before the end or fault
     std::string error;                       // expected code (invalid, impl, encode refusals)
+    std::string isolates;                    // single-fault cases: the one check (error code) they test
     std::optional<Container> content;       // encode: the content to write
     std::string content_text;                // encode: the content's JSON as spelled (default: to_json)
     // Implementation-defined cases: what a reader or writer that accepts must produce.
@@ -63,6 +64,11 @@ public:
     void noncanonical(std::string name, Rules rules, std::string desc, Buf bytes, const Container& expected);
     // Every reader must reject, with this code from the reference.
     void invalid(std::string name, Rules rules, std::string desc, Buf bytes, std::string code);
+    // Invalid with exactly one fault, the one `code` names: a reader without that check accepts
+    // these bytes and decodes sensible content (the suite-power test proves it per case).
+    void single_fault(std::string name, Rules rules, std::string desc, Buf bytes, std::string code);
+    // Marks an existing case (by name, in the current area) as isolating its error code.
+    void mark_single_fault(const std::string& area, const std::string& name);
     // The spec lets a reader accept; the reference rejects with this code. `if_accepted` is what
     // an accepting reader must produce: the offending item skipped (a misplaced known section)
     // or kept as it is (a score, a name, a label, padding). Without `read_alike`, the input must
@@ -110,6 +116,7 @@ void add_stream_cases(Registry& r);
 void add_encode_cases(Registry& r);
 void add_document_cases(Registry& r);
 void add_rulings_cases(Registry& r);
+void add_single_fault_cases(Registry& r);
 
 // All cases of every area, in a fixed order.
 std::vector<Case> all_cases();

@@ -152,6 +152,13 @@ void check_if_accepted(const Case& k, const std::string& id, Problems& p) {
 }
 
 // A decode case (also a regression). Returns the files; reports mismatches.
+// Single-fault cases name the one check they isolate (proved by the suite-power test).
+void add_single_fault(const Case& k, Built& b) {
+    if (k.isolates.empty()) return;
+    b.entry["single_fault"] = true;
+    b.entry["isolates"] = k.isolates;
+}
+
 void build_decode(const Case& k, const std::string& id, const std::string& base, Built& b, Problems& p) {
     const Buf& in = k.input;
     Outcome d = attempt([&] { return ond::decode(view(in)); });
@@ -213,6 +220,7 @@ void build_decode(const Case& k, const std::string& id, const std::string& base,
     b.entry["listing"] = base + ".txt";
     b.entry["error"] = k.error.empty() ? ojson(nullptr) : ojson(k.error);
     b.entry["error_offset"] = d.ok ? ojson(nullptr) : ojson(d.offset);
+    add_single_fault(k, b);
     b.entry["canonical"] = canonical;
 }
 
@@ -286,6 +294,7 @@ void build_stream(const Case& k, const std::string& id, const std::string& base,
         add_file(b, base + ".if-accepted.jsonl", json_lines(k.stream_if_accepted));
         b.entry["if_accepted"] = base + ".if-accepted.jsonl";
     }
+    add_single_fault(k, b);
 }
 
 // The reference's refusal code for content, from check_writable and from encode (they agree).

@@ -1,0 +1,22 @@
+// The runner's writer checks: encode answers judged rule by rule (writer_rules.hpp), and the
+// decode -> encode round trip of every accepted valid and non-canonical case.
+#pragma once
+
+#include <string_view>
+
+#include "classify.hpp"
+
+namespace ond::conformance {
+
+// The findings for bytes `got` a writer wrote where `canonical` was due: other content, or bytes
+// that do not decode, at required level (Check::content); else each writer rule broken, at its
+// level, as `check`. Nothing when the bytes are equal.
+void add_writer_findings(std::string_view canonical, std::string_view got, Check check, CaseResult& r);
+
+// For an accepted valid or non-canonical corpus decode case that passed: encodes the testee's
+// decoded content with the testee's own encoder (when it has one) and requires the canonical
+// bytes (Check::round_trip). Updates r's findings and status.
+void check_round_trip(const Case& c, const Outcome& decoded, Testee& testee, unsigned worker, std::size_t case_index,
+                      CaseResult& r);
+
+}  // namespace ond::conformance
