@@ -3,17 +3,6 @@
 
 namespace ond::corpus::gen {
 
-namespace {
-std::uint32_t trailer_of(const Buf& b) {
-    const std::size_t n = b.size();
-    return std::uint32_t{b[n - 4]} | (std::uint32_t{b[n - 3]} << 8) | (std::uint32_t{b[n - 2]} << 16) |
-           (std::uint32_t{b[n - 1]} << 24);
-}
-std::uint32_t bswap(std::uint32_t v) {
-    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
-}
-}  // namespace
-
 void add_crc_cases(Registry& r) {
     r.area("crc");
     const Container t = tiny(true);

@@ -21,16 +21,6 @@ Buf edit_with_crc(const Container& c, const std::function<void(raw::Canon&)>& f,
                                                           : raw::ondb_sections(k, raw::ondb_records(k)));
 }
 
-std::uint32_t trailer_of(const Buf& b) {
-    const std::size_t n = b.size();
-    return std::uint32_t{b[n - 4]} | (std::uint32_t{b[n - 3]} << 8) | (std::uint32_t{b[n - 2]} << 16) |
-           (std::uint32_t{b[n - 1]} << 24);
-}
-
-std::uint32_t bswap(std::uint32_t v) {
-    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
-}
-
 // The content JSON of `c` with its one occurrence of `from` spelled `to`.
 std::string respell(const Container& c, const std::string& from, const std::string& to) {
     std::string j = json::to_json(c);

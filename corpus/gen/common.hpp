@@ -100,4 +100,16 @@ inline Container counted(std::uint32_t n, bool crc = false) {
     return plain(text, crc, Annot{false, false, true, false, 1});
 }
 
+// The CRC trailer of a container's bytes, read as the little-endian u32 it is (R7).
+inline std::uint32_t trailer_of(const Buf& b) {
+    const std::size_t n = b.size();
+    return std::uint32_t{b[n - 4]} | (std::uint32_t{b[n - 3]} << 8) | (std::uint32_t{b[n - 2]} << 16) |
+           (std::uint32_t{b[n - 1]} << 24);
+}
+
+// A u32 with its byte order reversed (a trailer stored big-endian, as a faulty writer would).
+inline std::uint32_t bswap(std::uint32_t v) {
+    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
+}
+
 }  // namespace ond::corpus::gen
