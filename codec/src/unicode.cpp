@@ -122,6 +122,12 @@ std::optional<std::uint64_t> wtf8_utf16_length(std::string_view s) noexcept {
     std::size_t i = 0;
     bool prev_high = false;  // the previous sequence was a lone high surrogate
     while (i < n) {
+        if (i + 8 <= n && ascii8(p + i)) {
+            i += 8;
+            units += 8;
+            prev_high = false;
+            continue;
+        }
         if (p[i] < 0x80) {
             ++i;
             ++units;
@@ -142,9 +148,16 @@ std::optional<std::uint64_t> wtf8_utf16_length(std::string_view s) noexcept {
 }
 
 bool wtf8_has_surrogate(std::string_view s) noexcept {
+    // A surrogate's 3-byte form starts ED A0..BF; ED itself is rare outside Hangul, so look for
+    // it with memchr.
     const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-    for (std::size_t i = 0; i + 1 < s.size(); ++i)
-        if (p[i] == 0xED && p[i + 1] >= 0xA0) return true;
+    const unsigned char* const end = p + s.size();
+    while (p < end) {
+        const auto* ed = static_cast<const unsigned char*>(std::memchr(p, 0xED, static_cast<std::size_t>(end - p)));
+        if (ed == nullptr || end - ed < 2) return false;
+        if (ed[1] >= 0xA0) return true;
+        p = ed + 1;
+    }
     return false;
 }
 
@@ -181,6 +194,16 @@ std::u16string utf16_from_wtf8(std::string_view s) {
     out.reserve(s.size());
     for_each_unit(s, [&](char16_t u) { out.push_back(u); });
     return out;
+}
+
+std::size_t write_utf16le_from_wtf8(unsigned char* out, std::string_view s) noexcept {
+    unsigned char* q = out;
+    for_each_unit(s, [&](char16_t u) {
+        q[0] = static_cast<unsigned char>(u & 0xFF);
+        q[1] = static_cast<unsigned char>(u >> 8);
+        q += 2;
+    });
+    return static_cast<std::size_t>(q - out);
 }
 
 void append_utf16le_from_wtf8(std::string& out, std::string_view s) {

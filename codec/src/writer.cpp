@@ -1,7 +1,15 @@
 // The canonical writer (W1-W5): checks that content can be written, then writes its bytes.
+//
+// encode_append goes in three steps, and writes nothing before the last:
+//   1. plan: per document, the checks (the Checker's, in its order), the table of strings in
+//      first-use order (W3), and the exact length of every section;
+//   2. the length limits, in the order the sections come in the bytes;
+//   3. write: the output grows once, by the exact size, and every field goes straight into it
+//      (no capacity check per field, no temporary string, no patched length).
+#include <bit>
 #include <cstring>
+#include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "ond/unicode.hpp"
@@ -17,24 +25,182 @@ namespace {
     throw Error(e, no_offset, std::move(detail), std::move(path));
 }
 
+// ---- rule switches ----------------------------------------------------------------------
+
+// The writer rules a test-only build can switch off (check_switch.hpp), read once per call.
+// In ond::codec they are constants, so the branches on them compile away.
+#if defined(OND_CHECK_SWITCHES)
+struct Rules {
+    bool utf16_always = OND_RULE_OFF("W1-utf8");     // every string and text as UTF-16
+    bool varint5 = OND_RULE_OFF("W1-varint");        // every varint in 5 bytes
+    bool empty_groups = OND_RULE_OFF("W2");          // section 7 even without span groups
+    bool unused = OND_RULE_OFF("W3-unused");         // one more string, used by nothing
+    bool reversed = OND_RULE_OFF("W3-order");        // the table numbered in reverse
+    bool token_major = OND_RULE_OFF("W3-canonical"); // numbered token by token
+    bool conf_always = OND_RULE_OFF("W4");           // confidence mode 1 always
+    bool padding_ones = OND_RULE_OFF("W5-padding");  // sentence padding slots hold 1
+    bool flip_crc = OND_RULE_OFF("W5-flags");        // the other trailer choice
+};
+#else
+struct Rules {
+    static constexpr bool utf16_always = false, varint5 = false, empty_groups = false, unused = false,
+                          reversed = false, token_major = false, conf_always = false, padding_ones = false,
+                          flip_crc = false;
+};
+#endif
+
 // ---- checks -----------------------------------------------------------------------------
 
+// Paths and messages are built only on refusal.
 class Checker {
 public:
     explicit Checker(const Container& c) : c_(c), valid_(c.strings.size(), 0) {}
 
     void run() {
+        container();
+        for (std::size_t i = 0; i < c_.docs.size(); ++i) doc(i);
+    }
+
+    void container() const {
         if (c_.format == Format::ondc && c_.docs.size() != 1)
             refuse(Errc::content_inconsistent, "docs",
                    "an ONDC container holds exactly one document, not " + std::to_string(c_.docs.size()));
         if (c_.docs.size() > 0xFFFFFFFFull) refuse(Errc::content_too_large, "docs", "more than 2^32 - 1 documents");
-        for (std::size_t i = 0; i < c_.docs.size(); ++i)
-            doc(c_.docs[i], c_.format == Format::ondc ? std::string("doc") : "docs[" + std::to_string(i) + "]");
+    }
+
+    // "doc" in an ONDC container, "docs[i]" in a bin.
+    std::string path(std::size_t i) const {
+        return c_.format == Format::ondc ? std::string("doc") : "docs[" + std::to_string(i) + "]";
+    }
+
+    // All of one document's checks, in the order below; the first fault is refused.
+    void doc(std::size_t i) {
+        text(i);
+        token_shape(i);
+        tokens(i);
+        rest(i);
+    }
+
+    // The text: valid WTF-8 whose section fits. Returns what the writer needs of it.
+    struct Text {
+        std::uint64_t units = 0;    // UTF-16 code units
+        std::uint64_t written = 0;  // bytes as W1 writes them
+        bool utf16 = false;         // holds a lone surrogate (W1: written as UTF-16)
+    };
+    Text text(std::size_t i) const {
+        const Doc& d = c_.docs[i];
+        auto text_len = unicode::wtf8_utf16_length(d.text);
+        if (!text_len) refuse(Errc::content_invalid_string, path(i) + ".text", "the text is not valid WTF-8");
+        const bool utf16 = unicode::wtf8_has_surrogate(d.text);
+        const std::uint64_t written = detail::written_string_bytes(d.text.size(), *text_len, utf16);
+        const std::uint64_t text_bytes = detail::text_section_bytes(written);
+        if (*text_len > 0xFFFFFFFFull || text_bytes > detail::max_section_bytes)
+            refuse(Errc::content_too_large, path(i) + ".text",
+                   std::string("the text section would be ") + std::to_string(text_bytes) + " bytes (text written as " +
+                       (utf16 ? "UTF-16" : "UTF-8") + "); a section holds at most 2^32 - 1");
+        return {*text_len, written, utf16};
+    }
+
+    // The token count and the columns' sizes.
+    void token_shape(std::size_t i) const {
+        const Tokens& t = c_.docs[i].tokens;
+        const std::size_t n = t.size();
+        if (n > detail::max_tokens)
+            refuse(Errc::content_too_large, path(i) + ".tokens", std::to_string(n) + " tokens; at most 33,554,432");
+        bool sizes_ok = t.length.size() == n && t.head.size() == n && t.sent.size() == n && t.conf.size() == n;
+        for (const auto& col : t.attrs) sizes_ok = sizes_ok && col.size() == n;
+        if (!sizes_ok) refuse(Errc::content_inconsistent, path(i) + ".tokens", "token columns differ in size");
+    }
+
+    // Token by token, each token's fields in order (after text() and token_shape()).
+    void tokens(std::size_t di) {
+        const Doc& d = c_.docs[di];
+        const Tokens& t = d.tokens;
+        const std::size_t n = t.size();
+        const std::uint64_t text_len = unicode::wtf8_utf16_length(d.text).value_or(0);
+        std::uint64_t prev_end = 0;
+        static const char* const cols[] = {"norm", "lemma", "pos", "tag", "dep", "morph"};
+        for (std::size_t i = 0; i < n; ++i) {
+            auto tp = [&](const char* field) {
+                return path(di) + ".tokens[" + std::to_string(i) + "]" + (*field ? "." : "") + field;
+            };
+            if (t.start[i] < prev_end)
+                refuse(Errc::content_token_order, tp("start"),
+                       "starts at " + std::to_string(t.start[i]) + ", before the previous token's end " + std::to_string(prev_end));
+            if (t.length[i] == 0) refuse(Errc::content_token_empty, tp("length"), "a token has length 0");
+            const std::uint64_t end = std::uint64_t{t.start[i]} + t.length[i];
+            if (end > text_len)
+                refuse(Errc::content_token_out_of_text, tp(""),
+                       "ends at " + std::to_string(end) + ", past the text's " + std::to_string(text_len) + " UTF-16 units");
+            prev_end = end;
+            for (std::size_t c = 0; c < token_column_count; ++c) str(t.attrs[c][i], [&] { return tp(cols[c]); });
+            if (t.head[i] < 0 || static_cast<std::uint64_t>(t.head[i]) >= n)
+                refuse(Errc::content_head_out_of_range, tp("head"),
+                       "head " + std::to_string(t.head[i]) + " outside the document's " + std::to_string(n) + " tokens");
+            if (static_cast<unsigned>(t.sent[i]) > 2)
+                refuse(Errc::content_bad_sentence_value, tp("sent"), "a sentence value must be 0, 1 or 2");
+            conf(t.conf[i], [&] { return tp("conf"); });
+        }
+    }
+
+    // Entities, categories and span groups (after tokens()).
+    void rest(std::size_t di) {
+        const Doc& d = c_.docs[di];
+        const std::size_t n = d.tokens.size();
+        if (!d.has_ents && !d.ents.empty())
+            refuse(Errc::content_inconsistent, path(di) + ".ents", "entities are present but has_ents is false");
+        std::uint64_t prev_end = 0;
+        for (std::size_t i = 0; i < d.ents.size(); ++i) {
+            const Entity& e = d.ents[i];
+            auto ep = [&](const char* field) { return path(di) + ".ents[" + std::to_string(i) + "]" + field; };
+            if (e.start < prev_end)
+                refuse(Errc::content_entity_order, ep(""), "overlaps or precedes the previous entity (which ends at token " +
+                                                               std::to_string(prev_end) + ")");
+            if (e.length == 0) refuse(Errc::content_entity_empty, ep(".length"), "an entity has length 0");
+            const std::uint64_t end = std::uint64_t{e.start} + e.length;
+            if (end > n)
+                refuse(Errc::content_entity_out_of_range, ep(""),
+                       "ends at token " + std::to_string(end) + "; the document has " + std::to_string(n));
+            label(e.label, [&] { return ep(".label"); });
+            conf(e.conf, [&] { return ep(".conf"); });
+            prev_end = end;
+        }
+        const bool bin = c_.format == Format::ondb;
+        if (bin && (d.has_cats || !d.cats.empty() || !d.spans.empty()))
+            refuse(Errc::content_bin_extras, path(di), "a bin's records cannot carry categories or span groups");
+        if (!d.has_cats && !d.cats.empty())
+            refuse(Errc::content_inconsistent, path(di) + ".cats", "categories are present but has_cats is false");
+        std::unordered_set<std::string_view> seen;
+        for (std::size_t i = 0; i < d.cats.size(); ++i) {
+            auto cp = [&](const char* field) { return path(di) + ".cats[" + std::to_string(i) + "]" + field; };
+            std::string_view v = label(d.cats[i].label, [&] { return cp(".label"); });
+            if (!seen.insert(v).second) refuse(Errc::content_duplicate_category, cp(".label"), "a category label is repeated");
+            if (!detail::confidence_ok(d.cats[i].score))
+                refuse(Errc::content_score_out_of_range, cp(".score"), "a category score must be in [0, 1]");
+        }
+        seen.clear();
+        for (std::size_t g = 0; g < d.spans.size(); ++g) {
+            const SpanGroup& sg = d.spans[g];
+            auto gp = [&] { return path(di) + ".spans[" + std::to_string(g) + "]"; };
+            std::string_view v = label(sg.name, [&] { return gp() + ".name"; });
+            if (!seen.insert(v).second) refuse(Errc::content_duplicate_group, gp() + ".name", "a span group name is repeated");
+            for (std::size_t i = 0; i < sg.spans.size(); ++i) {
+                const Span& s = sg.spans[i];
+                auto sp = [&](const char* field) { return gp() + ".spans[" + std::to_string(i) + "]" + field; };
+                if (s.length == 0) refuse(Errc::content_span_empty, sp(".length"), "a span has length 0");
+                const std::uint64_t end = std::uint64_t{s.start} + s.length;
+                if (end > n)
+                    refuse(Errc::content_span_out_of_range, sp(""),
+                           "ends at token " + std::to_string(end) + "; the document has " + std::to_string(n));
+                label(s.label, [&] { return sp(".label"); });
+                conf(s.conf, [&] { return sp(".conf"); });
+            }
+        }
     }
 
 private:
     // A string id must be in the store and its value valid WTF-8; returns the value.
-    // Paths are built only on refusal: `path` is a callable returning the field's path.
+    // `path` is a callable returning the field's path.
     template <class P>
     std::string_view str(StringId id, const P& path) {
         if (!c_.strings.contains(id))
@@ -55,10 +221,10 @@ private:
         }
         return v;
     }
-    std::string_view label(StringId id, const std::string& path) {
-        auto p = [&] { return path; };
-        std::string_view v = str(id, p);
-        if (v.empty()) refuse(Errc::content_label_empty, path, "a label or name must not be empty");
+    template <class P>
+    std::string_view label(StringId id, const P& path) {
+        std::string_view v = str(id, path);
+        if (v.empty()) refuse(Errc::content_label_empty, path(), "a label or name must not be empty");
         return v;
     }
     template <class P>
@@ -66,364 +232,471 @@ private:
         if (!detail::confidence_ok(f))
             refuse(Errc::content_confidence_out_of_range, path(), "a confidence must be in [0, 1]");
     }
-    static void conf(float f, const std::string& path) {
-        conf(f, [&] { return path; });
-    }
-
-    void doc(const Doc& d, const std::string& p) {
-        auto text_len = unicode::wtf8_utf16_length(d.text);
-        if (!text_len) refuse(Errc::content_invalid_string, p + ".text", "the text is not valid WTF-8");
-        const bool utf16 = unicode::wtf8_has_surrogate(d.text);
-        const std::uint64_t text_bytes =
-            detail::text_section_bytes(detail::written_string_bytes(d.text.size(), *text_len, utf16));
-        if (*text_len > 0xFFFFFFFFull || text_bytes > detail::max_section_bytes)
-            refuse(Errc::content_too_large, p + ".text",
-                   std::string("the text section would be ") + std::to_string(text_bytes) + " bytes (text written as " +
-                       (utf16 ? "UTF-16" : "UTF-8") + "); a section holds at most 2^32 - 1");
-        const Tokens& t = d.tokens;
-        const std::size_t n = t.size();
-        if (n > detail::max_tokens)
-            refuse(Errc::content_too_large, p + ".tokens", std::to_string(n) + " tokens; at most 33,554,432");
-        bool sizes_ok = t.length.size() == n && t.head.size() == n && t.sent.size() == n && t.conf.size() == n;
-        for (const auto& col : t.attrs) sizes_ok = sizes_ok && col.size() == n;
-        if (!sizes_ok) refuse(Errc::content_inconsistent, p + ".tokens", "token columns differ in size");
-        std::uint64_t prev_end = 0;
-        static const char* const cols[] = {"norm", "lemma", "pos", "tag", "dep", "morph"};
-        for (std::size_t i = 0; i < n; ++i) {
-            auto tp = [&](const char* field) {
-                return p + ".tokens[" + std::to_string(i) + "]" + (*field ? "." : "") + field;
-            };
-            if (t.start[i] < prev_end)
-                refuse(Errc::content_token_order, tp("start"),
-                       "starts at " + std::to_string(t.start[i]) + ", before the previous token's end " + std::to_string(prev_end));
-            if (t.length[i] == 0) refuse(Errc::content_token_empty, tp("length"), "a token has length 0");
-            const std::uint64_t end = std::uint64_t{t.start[i]} + t.length[i];
-            if (end > *text_len)
-                refuse(Errc::content_token_out_of_text, tp(""),
-                       "ends at " + std::to_string(end) + ", past the text's " + std::to_string(*text_len) + " UTF-16 units");
-            prev_end = end;
-            for (std::size_t c = 0; c < token_column_count; ++c) str(t.attrs[c][i], [&] { return tp(cols[c]); });
-            if (t.head[i] < 0 || static_cast<std::uint64_t>(t.head[i]) >= n)
-                refuse(Errc::content_head_out_of_range, tp("head"),
-                       "head " + std::to_string(t.head[i]) + " outside the document's " + std::to_string(n) + " tokens");
-            if (static_cast<unsigned>(t.sent[i]) > 2)
-                refuse(Errc::content_bad_sentence_value, tp("sent"), "a sentence value must be 0, 1 or 2");
-            conf(t.conf[i], [&] { return tp("conf"); });
-        }
-        if (!d.has_ents && !d.ents.empty())
-            refuse(Errc::content_inconsistent, p + ".ents", "entities are present but has_ents is false");
-        prev_end = 0;
-        for (std::size_t i = 0; i < d.ents.size(); ++i) {
-            const Entity& e = d.ents[i];
-            const std::string ep = p + ".ents[" + std::to_string(i) + "]";
-            if (e.start < prev_end)
-                refuse(Errc::content_entity_order, ep, "overlaps or precedes the previous entity (which ends at token " +
-                                                           std::to_string(prev_end) + ")");
-            if (e.length == 0) refuse(Errc::content_entity_empty, ep + ".length", "an entity has length 0");
-            const std::uint64_t end = std::uint64_t{e.start} + e.length;
-            if (end > n)
-                refuse(Errc::content_entity_out_of_range, ep,
-                       "ends at token " + std::to_string(end) + "; the document has " + std::to_string(n));
-            label(e.label, ep + ".label");
-            conf(e.conf, ep + ".conf");
-            prev_end = end;
-        }
-        const bool bin = c_.format == Format::ondb;
-        if (bin && (d.has_cats || !d.cats.empty() || !d.spans.empty()))
-            refuse(Errc::content_bin_extras, p, "a bin's records cannot carry categories or span groups");
-        if (!d.has_cats && !d.cats.empty())
-            refuse(Errc::content_inconsistent, p + ".cats", "categories are present but has_cats is false");
-        std::unordered_set<std::string_view> seen;
-        for (std::size_t i = 0; i < d.cats.size(); ++i) {
-            const std::string cp = p + ".cats[" + std::to_string(i) + "]";
-            std::string_view v = label(d.cats[i].label, cp + ".label");
-            if (!seen.insert(v).second) refuse(Errc::content_duplicate_category, cp + ".label", "a category label is repeated");
-            if (!detail::confidence_ok(d.cats[i].score))
-                refuse(Errc::content_score_out_of_range, cp + ".score", "a category score must be in [0, 1]");
-        }
-        seen.clear();
-        for (std::size_t g = 0; g < d.spans.size(); ++g) {
-            const SpanGroup& sg = d.spans[g];
-            const std::string gp = p + ".spans[" + std::to_string(g) + "]";
-            std::string_view v = label(sg.name, gp + ".name");
-            if (!seen.insert(v).second) refuse(Errc::content_duplicate_group, gp + ".name", "a span group name is repeated");
-            for (std::size_t i = 0; i < sg.spans.size(); ++i) {
-                const Span& s = sg.spans[i];
-                const std::string sp = gp + ".spans[" + std::to_string(i) + "]";
-                if (s.length == 0) refuse(Errc::content_span_empty, sp + ".length", "a span has length 0");
-                const std::uint64_t end = std::uint64_t{s.start} + s.length;
-                if (end > n)
-                    refuse(Errc::content_span_out_of_range, sp,
-                           "ends at token " + std::to_string(end) + "; the document has " + std::to_string(n));
-                label(s.label, sp + ".label");
-                conf(s.conf, sp + ".conf");
-            }
-        }
-    }
 
     const Container& c_;
     std::vector<std::uint8_t> valid_;
 };
 
-// ---- bytes ------------------------------------------------------------------------------
+// ---- sizes ------------------------------------------------------------------------------
 
-class Out {
-public:
-    explicit Out(std::vector<std::byte>& v) : v_(v), pos_(v.size()) {}
-    ~Out() { v_.resize(pos_); }
+inline std::uint32_t varint_size(std::uint32_t x) noexcept {
+    // 1 + one per 7 bits past the first 7: (bit width + 6) / 7, branch-free.
+    const auto bits = static_cast<std::uint32_t>(std::bit_width(x | 1u));
+    return (bits * 37u + 6u * 37u) >> 8;  // == (bits + 6) / 7 for bits in 1..32
+}
+static_assert(((1u * 37u + 6u * 37u) >> 8) == 1u && ((7u * 37u + 6u * 37u) >> 8) == 1u &&
+              ((8u * 37u + 6u * 37u) >> 8) == 2u && ((14u * 37u + 6u * 37u) >> 8) == 2u &&
+              ((15u * 37u + 6u * 37u) >> 8) == 3u && ((28u * 37u + 6u * 37u) >> 8) == 4u &&
+              ((29u * 37u + 6u * 37u) >> 8) == 5u && ((32u * 37u + 6u * 37u) >> 8) == 5u);
 
-    std::size_t pos() const noexcept { return pos_; }
-    std::uint8_t* ensure(std::size_t n) {
-        if (pos_ + n > v_.size()) v_.resize(std::max(std::min(v_.size() * 2, v_.capacity()), pos_ + n + 64));
-        return reinterpret_cast<std::uint8_t*>(v_.data()) + pos_;
-    }
-    std::uint8_t* append_zeros(std::size_t n) {
-        std::uint8_t* p = ensure(n);
-        std::memset(p, 0, n);
-        pos_ += n;
-        return p;
-    }
-    void u8(std::uint8_t b) {
-        *ensure(1) = b;
-        ++pos_;
-    }
-    void u32(std::uint32_t x) {
-        std::uint8_t* p = ensure(4);
-        p[0] = static_cast<std::uint8_t>(x);
-        p[1] = static_cast<std::uint8_t>(x >> 8);
-        p[2] = static_cast<std::uint8_t>(x >> 16);
-        p[3] = static_cast<std::uint8_t>(x >> 24);
-        pos_ += 4;
-    }
-    void f32(float f) {
-        std::uint32_t bits;
-        std::memcpy(&bits, &f, 4);
-        u32(bits);
-    }
-    void varint(std::uint32_t x) {
-        std::uint8_t* p = ensure(5);
-        std::size_t k = 0;
-        if (OND_RULE_OFF("W1-varint"))  // tests only: every varint in 5 bytes
-            for (; k < 4; ++k, x >>= 7) p[k] = static_cast<std::uint8_t>(x | 0x80);
-        while (x >= 0x80) {
-            p[k++] = static_cast<std::uint8_t>(x | 0x80);
-            x >>= 7;
-        }
-        p[k++] = static_cast<std::uint8_t>(x);
-        pos_ += k;
-    }
-    void bytes(const void* src, std::size_t n) {
-        if (n == 0) return;
-        std::memcpy(ensure(n), src, n);
-        pos_ += n;
-    }
-    void patch_u32(std::size_t at, std::uint32_t x) {
-        auto* p = reinterpret_cast<std::uint8_t*>(v_.data()) + at;
-        p[0] = static_cast<std::uint8_t>(x);
-        p[1] = static_cast<std::uint8_t>(x >> 8);
-        p[2] = static_cast<std::uint8_t>(x >> 16);
-        p[3] = static_cast<std::uint8_t>(x >> 24);
-    }
-    // Section frame: id, then a length patched by end_section().
-    std::size_t begin_section(std::uint8_t id) {
-        u8(id);
-        const std::size_t at = pos_;
-        u32(0);
-        return at;
-    }
-    // `path` is the content field the bytes hold, for the refusal.
-    void end_section(std::size_t at, const std::string& path, const char* what) { patch_len(at, path, what); }
-    void patch_len(std::size_t at, const std::string& path, const char* what) {
-        const std::uint64_t len = pos_ - at - 4;
-        if (len > detail::max_section_bytes)
-            refuse(Errc::content_too_large, path, std::string(what) + " would be " + std::to_string(len) + " bytes; at most 2^32 - 1");
-        patch_u32(at, static_cast<std::uint32_t>(len));
-    }
-    const std::uint8_t* data() const { return reinterpret_cast<const std::uint8_t*>(v_.data()); }
-
-private:
-    std::vector<std::byte>& v_;
-    std::size_t pos_;
-};
-
-// W1: UTF-8 when well-formed, else UTF-16LE with flag 1.
-void put_string(Out& o, std::string_view v) {
-    if (!unicode::wtf8_has_surrogate(v) && !OND_RULE_OFF("W1-utf8")) {
-        o.varint(static_cast<std::uint32_t>(v.size()) << 1);
-        o.bytes(v.data(), v.size());
-    } else {
-        std::string le;
-        unicode::append_utf16le_from_wtf8(le, v);
-        o.varint((static_cast<std::uint32_t>(le.size()) << 1) | 1u);
-        o.bytes(le.data(), le.size());
-    }
+std::uint64_t vsize(const Rules& r, std::uint64_t x) noexcept {
+    return r.varint5 ? 5 : varint_size(static_cast<std::uint32_t>(x));
 }
 
-// W3: the table in order of first use in the body's bytes.
-class TableBuilder {
-public:
-    explicit TableBuilder(const StringStore& s) : s_(s), map_(s.size(), unassigned) {}
+std::uint32_t zigzag(std::uint32_t head, std::uint32_t i) noexcept {
+    const std::uint32_t delta = head - i;
+    return (delta << 1) ^ (0u - (delta >> 31));
+}
 
+// ---- the string table (W3) --------------------------------------------------------------
+
+// 64-bit hash of a string's bytes, 8 at a time (the table's key; any good mix would do).
+std::uint64_t hash_bytes(std::string_view s) noexcept {
+    constexpr std::uint64_t k1 = 0x9E3779B97F4A7C15ull, k2 = 0xBF58476D1CE4E5B9ull, k3 = 0x94D049BB133111EBull;
+    const char* p = s.data();
+    std::size_t n = s.size();
+    std::uint64_t h = k1 ^ (n * k3);
+    for (; n >= 8; p += 8, n -= 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p, 8);
+        h = (h ^ w) * k2;
+        h ^= h >> 31;
+    }
+    if (n) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, p, n);
+        h = (h ^ w ^ (std::uint64_t{n} << 59)) * k3;
+    }
+    h ^= h >> 32;
+    h *= k2;
+    return h ^ (h >> 29);
+}
+
+// The table in order of first use in the body's bytes. A store id maps to its table index
+// through one array lookup; an id met for the first time is validated and its value looked up
+// by bytes in an open-addressing table (linear probing, at most half full), so duplicates in
+// the store (a reader's store keeps them) get one entry.
+class Table {
+public:
+    static constexpr std::uint32_t none = ~0u;  // not in the store or not writable
+
+    struct Entry {
+        std::string_view value;
+        std::uint64_t units;  // UTF-16 code units
+        bool utf16;           // holds a lone surrogate
+    };
+
+    explicit Table(const StringStore& s) : s_(s), index_of_(s.size(), unassigned) {}
+
+    // The table index (0 for "") of a store id, added on first use; `none` when the checker
+    // refuses the id (not in the store, not valid WTF-8, too long).
     std::uint32_t use(StringId id) {
-        std::uint32_t& m = map_[id];
-        if (m != unassigned) return m;
-        std::string_view v = s_.view(id);
-        if (v.empty()) return m = 0;
-        auto [it, fresh] = by_value_.emplace(v, static_cast<std::uint32_t>(order_.size() + 1));
-        if (fresh) order_.push_back(v);
-        return m = it->second;
+        if (id >= index_of_.size()) [[unlikely]]
+            return none;
+        const std::uint32_t m = index_of_[id];
+        if (m != unassigned) [[likely]]
+            return m;
+        return first_use(id);
     }
-    void use_doc(const Doc& d) {
-        if (OND_RULE_OFF("W3-canonical"))  // tests only: numbered token by token
-            for (std::size_t i = 0; i < d.tokens.size(); ++i)
-                for (const auto& col : d.tokens.attrs) use(col[i]);
-        for (const auto& col : d.tokens.attrs)
-            for (StringId id : col) use(id);
-        for (const Entity& e : d.ents) use(e.label);
-        for (const Category& c : d.cats) use(c.label);
-        for (const SpanGroup& g : d.spans) {
-            use(g.name);
-            for (const Span& s : g.spans) use(s.label);
-        }
+
+    const std::vector<Entry>& entries() const noexcept { return entries_; }
+
+    // The index written for a store id already used.
+    std::uint32_t index(const Rules& r, StringId id) const noexcept {
+        const std::uint32_t m = index_of_[id];
+        if (r.reversed && m != 0) return static_cast<std::uint32_t>(entries_.size()) + 1 - m;
+        return m;
     }
-    const std::vector<std::string_view>& order() const { return order_; }
-    // The string table section's size, from the checked strings (W1's form of each).
-    std::uint64_t section_bytes() const {
-        std::uint64_t n = detail::varint_bytes(order_.size());
-        for (std::string_view v : order_) {
-            const bool utf16 = unicode::wtf8_has_surrogate(v);
-            const std::uint64_t units = utf16 ? unicode::wtf8_utf16_length(v).value_or(0) : 0;
-            n += detail::stored_string_bytes(detail::written_string_bytes(v.size(), units, utf16));
-        }
+
+    // Bytes of a string as W1 writes it: UTF-8 when it has no lone surrogate, else UTF-16LE.
+    static bool as_utf16(const Rules& r, const Entry& e) noexcept { return e.utf16 || r.utf16_always; }
+    static std::uint64_t written(const Rules& r, const Entry& e) noexcept {
+        return as_utf16(r, e) ? 2 * e.units : e.value.size();
+    }
+
+    // The string table section's length.
+    std::uint64_t section_bytes(const Rules& r) const noexcept {
+        std::uint64_t n = vsize(r, entries_.size() + (r.unused ? 1 : 0));
+        for (const Entry& e : entries_) n += vsize(r, written(r, e) << 1) + written(r, e);
+        if (r.unused) n += vsize(r, unused_bytes(r) << 1) + unused_bytes(r);
         return n;
     }
-    std::uint32_t index(StringId id) const {
-        if (OND_RULE_OFF("W3-order") && map_[id] != 0)  // tests only: numbered in reverse
-            return static_cast<std::uint32_t>(order_.size()) + 1 - map_[id];
-        return map_[id];
+    static std::uint64_t unused_bytes(const Rules& r) noexcept { return r.utf16_always ? 12 : 6; }  // "unused"
+
+private:
+    static constexpr std::uint32_t unassigned = ~0u - 1;
+
+    std::uint32_t first_use(StringId id) {
+        const std::string_view v = s_.view(id);
+        if (v.empty()) return index_of_[id] = 0;
+        const auto units = unicode::wtf8_utf16_length(v);
+        if (!units) return none;
+        const bool utf16 = unicode::wtf8_has_surrogate(v);
+        if (detail::written_string_bytes(v.size(), *units, utf16) > detail::max_string_bytes) return none;
+        if (2 * (entries_.size() + 1) > slots_.size()) grow();
+        const std::uint64_t h = hash_bytes(v);
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t k = static_cast<std::size_t>(h) & mask;; k = (k + 1) & mask) {
+            const std::uint32_t s = slots_[k];
+            if (s == 0) {
+                entries_.push_back({v, *units, utf16});
+                hashes_.push_back(h);
+                slots_[k] = static_cast<std::uint32_t>(entries_.size());
+                return index_of_[id] = slots_[k];
+            }
+            if (hashes_[s - 1] == h && entries_[s - 1].value == v) return index_of_[id] = s;
+        }
+    }
+    void grow() {
+        std::vector<std::uint32_t> bigger(slots_.empty() ? 64 : 2 * slots_.size(), 0);
+        const std::size_t mask = bigger.size() - 1;
+        for (std::uint32_t e = 0; e < entries_.size(); ++e) {
+            std::size_t k = static_cast<std::size_t>(hashes_[e]) & mask;
+            while (bigger[k] != 0) k = (k + 1) & mask;
+            bigger[k] = e + 1;
+        }
+        slots_.swap(bigger);
+    }
+
+    const StringStore& s_;
+    std::vector<std::uint32_t> index_of_;  // by store id: table index, or unassigned
+    std::vector<Entry> entries_;           // table index i is entries_[i - 1]
+    std::vector<std::uint64_t> hashes_;    // of entries_
+    std::vector<std::uint32_t> slots_;     // entry index + 1, 0 when free; size a power of 2
+};
+
+// ---- the plan ---------------------------------------------------------------------------
+
+// What one document writes: which sections, and each section's length (its content, without
+// the 5-byte frame).
+struct DocPlan {
+    Checker::Text text;
+    std::uint64_t span_bytes = 0, attr_bytes = 0, head_bytes = 0;  // the tokens section's varint runs
+    bool all_one = true;                                             // W4: confidence mode 0
+    bool ents = false, cats = false, groups = false;                 // sections 4, 6, 7 written
+    std::uint64_t text_len = 0, tokens_len = 0, ents_len = 0, cats_len = 0, groups_len = 0;
+    std::uint64_t sections = 0;  // all of the document's sections, frames included
+};
+
+// One pass over the token columns: the bytes of the span and head varints, W4's mode, and
+// whether every token passes the checks that do not involve strings (R17-R21, R3). A fault only
+// sends the document to the checker, which finds the first one in its own order.
+bool scan_tokens(const Rules& r, const Tokens& t, std::uint64_t text_units, DocPlan& plan) noexcept {
+    const std::size_t n = t.size();
+    const std::uint32_t* start = t.start.data();
+    const std::uint32_t* length = t.length.data();
+    const std::int32_t* head = t.head.data();
+    const Sentence* sent = t.sent.data();
+    const float* conf = t.conf.data();
+    std::uint64_t prev_end = 0, spans = 0, heads = 0;
+    unsigned bad = 0, not_one = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t s = start[i], len = length[i];
+        const std::uint64_t end = std::uint64_t{s} + len;
+        bad |= unsigned{s < prev_end} | unsigned{len == 0} | unsigned{end > text_units};
+        spans += varint_size(s - static_cast<std::uint32_t>(prev_end)) + varint_size(len);
+        prev_end = end;
+        const auto h = static_cast<std::uint32_t>(head[i]);
+        bad |= unsigned{h >= n};  // a negative head is >= 2^31
+        heads += varint_size(zigzag(h, static_cast<std::uint32_t>(i)));
+        bad |= unsigned{static_cast<std::uint8_t>(sent[i]) > 2};
+        const float f = conf[i];
+        bad |= unsigned{!(f >= 0.0f)} | unsigned{!(f <= 1.0f)};
+        std::uint32_t bits;
+        std::memcpy(&bits, &f, 4);
+        not_one |= bits ^ 0x3F800000u;
+    }
+    plan.span_bytes = r.varint5 ? 10 * std::uint64_t{n} : spans;
+    plan.head_bytes = r.varint5 ? 5 * std::uint64_t{n} : heads;
+    plan.all_one = not_one == 0 && !r.conf_always;
+    return bad == 0;
+}
+
+// The attribute columns' strings, column after column (the order of the body's bytes); returns
+// the bytes of their indexes, or `fault` when a string is refused.
+constexpr std::uint64_t fault = ~std::uint64_t{0};
+std::uint64_t use_attrs(const Rules& r, Table& table, const Tokens& t) {
+    const std::size_t n = t.size();
+    if (r.token_major)  // tests only: numbered token by token
+        for (std::size_t i = 0; i < n; ++i)
+            for (const auto& col : t.attrs)
+                if (table.use(col[i]) == Table::none) return fault;
+    std::uint64_t bytes = 0;
+    for (const auto& col : t.attrs) {
+        const StringId* ids = col.data();
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint32_t x = table.use(ids[i]);
+            if (x == Table::none) [[unlikely]]
+                return fault;
+            bytes += varint_size(x);
+        }
+    }
+    return r.varint5 ? 30 * std::uint64_t{n} : bytes;
+}
+
+void use_labels(Table& table, const Doc& d) {
+    for (const Entity& e : d.ents) table.use(e.label);
+    for (const Category& c : d.cats) table.use(c.label);
+    for (const SpanGroup& g : d.spans) {
+        table.use(g.name);
+        for (const Span& s : g.spans) table.use(s.label);
+    }
+}
+
+// Checks document i and adds its strings to the table, in the Checker's order of checks.
+void plan_doc(const Rules& r, const Container& c, std::size_t i, Checker& check, Table& table, DocPlan& plan) {
+    const Doc& d = c.docs[i];
+    plan.text = check.text(i);
+    check.token_shape(i);
+    const bool tokens_ok = scan_tokens(r, d.tokens, plan.text.units, plan);
+    if (!tokens_ok) check.tokens(i);  // refuses
+    const std::uint64_t attrs = use_attrs(r, table, d.tokens);
+    if (attrs == fault) {
+        check.tokens(i);  // refuses
+        throw std::logic_error("ond::encode: a string the table refused passed the checks");
+    }
+    plan.attr_bytes = attrs;
+    check.rest(i);
+    use_labels(table, d);
+}
+
+// Section lengths (after every document is planned: they need the final table indexes), and
+// the format's limits on them, in the order the sections come in the bytes.
+void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& check, const Table& table,
+              DocPlan& plan) {
+    const Doc& d = c.docs[i];
+    const bool ondc = c.format == Format::ondc;
+    const std::uint64_t n = d.tokens.size();
+    auto limit = [&](std::uint64_t len, const char* field, const char* what) {
+        if (len > detail::max_section_bytes)
+            refuse(Errc::content_too_large, check.path(i) + field,
+                   std::string(what) + " would be " + std::to_string(len) + " bytes; at most 2^32 - 1");
+    };
+    // W2: 2, 3 always; 4 when entity annotation is set and there are tokens (R22: without
+    // tokens there is no entity annotation to write); in ONDC 6 and 7 when present.
+    plan.ents = d.has_ents && n > 0;
+    plan.cats = ondc && d.has_cats;
+    plan.groups = ondc && (!d.spans.empty() || r.empty_groups);
+
+    const bool text16 = plan.text.utf16 || r.utf16_always;
+    plan.text_len = 1 + (text16 ? 2 * plan.text.units : d.text.size());
+    limit(plan.text_len, ".text", "the text section");
+
+    if (r.reversed) {  // tests only: the indexes' sizes change with the numbering
+        plan.attr_bytes = 0;
+        for (const auto& col : d.tokens.attrs)
+            for (StringId id : col) plan.attr_bytes += vsize(r, table.index(r, id));
+    }
+    plan.tokens_len = vsize(r, n) + plan.span_bytes + plan.attr_bytes + plan.head_bytes + (n + 3) / 4 + 1 +
+                      (plan.all_one ? 0 : 4 * n);
+    limit(plan.tokens_len, ".tokens", "the tokens section");
+    plan.sections = 5 + plan.text_len + 5 + plan.tokens_len;
+
+    if (plan.ents) {
+        std::uint64_t len = vsize(r, d.ents.size());
+        std::uint32_t prev_end = 0;
+        for (const Entity& e : d.ents) {
+            len += vsize(r, e.start - prev_end) + vsize(r, e.length) + vsize(r, table.index(r, e.label)) + 4;
+            prev_end = e.start + e.length;
+        }
+        plan.ents_len = len;
+        limit(len, ".ents", "the entities section");
+        plan.sections += 5 + len;
+    }
+    if (plan.cats) {
+        std::uint64_t len = vsize(r, d.cats.size());
+        for (const Category& cat : d.cats) len += vsize(r, table.index(r, cat.label)) + 4;
+        plan.cats_len = len;
+        limit(len, ".cats", "the categories section");
+        plan.sections += 5 + len;
+    }
+    if (plan.groups) {
+        std::uint64_t len = vsize(r, d.spans.size());
+        for (const SpanGroup& g : d.spans) {
+            len += vsize(r, table.index(r, g.name)) + vsize(r, g.spans.size());
+            for (const Span& s : g.spans)
+                len += vsize(r, s.start) + vsize(r, s.length) + vsize(r, table.index(r, s.label)) + 4;
+        }
+        plan.groups_len = len;
+        limit(len, ".spans", "the span groups section");
+        plan.sections += 5 + len;
+    }
+    if (!ondc && plan.sections > detail::max_section_bytes)
+        refuse(Errc::content_too_large, check.path(i),
+               "the record would be " + std::to_string(plan.sections) + " bytes; at most 2^32 - 1");
+}
+
+// ---- bytes ------------------------------------------------------------------------------
+
+// Writes into memory the plan has sized exactly: no field checks for room.
+class Out {
+public:
+    Out(std::uint8_t* p, const Rules& r) noexcept : p_(p), r_(r) {}
+
+    std::uint8_t* pos() const noexcept { return p_; }
+    void u8(std::uint8_t b) noexcept { *p_++ = b; }
+    void u32(std::uint32_t x) noexcept {
+        std::memcpy(p_, &x, 4);  // little-endian host (checked in header.cpp)
+        p_ += 4;
+    }
+    void f32(float f) noexcept {
+        std::memcpy(p_, &f, 4);
+        p_ += 4;
+    }
+    void varint(std::uint32_t x) noexcept {
+        if (r_.varint5) {  // tests only: every varint in 5 bytes
+            for (int k = 0; k < 4; ++k, x >>= 7) *p_++ = static_cast<std::uint8_t>(x | 0x80);
+            *p_++ = static_cast<std::uint8_t>(x);
+            return;
+        }
+        if (x < 0x80) [[likely]] {
+            *p_++ = static_cast<std::uint8_t>(x);
+            return;
+        }
+        if (x < 0x4000) {
+            p_[0] = static_cast<std::uint8_t>(x | 0x80);
+            p_[1] = static_cast<std::uint8_t>(x >> 7);
+            p_ += 2;
+            return;
+        }
+        while (x >= 0x80) {
+            *p_++ = static_cast<std::uint8_t>(x | 0x80);
+            x >>= 7;
+        }
+        *p_++ = static_cast<std::uint8_t>(x);
+    }
+    void bytes(const void* src, std::size_t n) noexcept {
+        if (n == 0) return;
+        std::memcpy(p_, src, n);
+        p_ += n;
+    }
+    void utf16le(std::string_view wtf8) noexcept { p_ += unicode::write_utf16le_from_wtf8(p_, wtf8); }
+    // A section's frame: id, then its length (checked against the limit by the plan).
+    void frame(std::uint8_t id, std::uint64_t len) noexcept {
+        u8(id);
+        u32(static_cast<std::uint32_t>(len));
+    }
+    // `n` sentence values (each <= 2), four to a byte from the low bits; the padding is 0 (W5).
+    void sentences(const Sentence* s, std::size_t n) noexcept {
+        static_assert(sizeof(Sentence) == 1);
+        std::size_t i = 0;
+        for (; i + 4 <= n; i += 4) {
+            std::uint32_t w;
+            std::memcpy(&w, s + i, 4);
+            *p_++ = static_cast<std::uint8_t>((w & 0x03u) | ((w >> 6) & 0x0Cu) | ((w >> 12) & 0x30u) | ((w >> 18) & 0xC0u));
+        }
+        if (i < n) {
+            unsigned b = 0;
+            for (unsigned k = 0; i + k < n; ++k) b |= static_cast<unsigned>(s[i + k]) << (2 * k);
+            if (r_.padding_ones) b |= 0x55u << (2 * (n & 3));  // tests only: padding slots hold 1
+            *p_++ = static_cast<std::uint8_t>(b);
+        }
     }
 
 private:
-    static constexpr std::uint32_t unassigned = ~0u;
-    const StringStore& s_;
-    std::vector<std::uint32_t> map_;
-    std::unordered_map<std::string_view, std::uint32_t> by_value_;
-    std::vector<std::string_view> order_;
+    std::uint8_t* p_;
+    const Rules& r_;
 };
 
-void encode_string_table_section(Out& o, const TableBuilder& t) {
-    const std::size_t at = o.begin_section(detail::sec_strings);
-    const bool unused = OND_RULE_OFF("W3-unused"), reversed = OND_RULE_OFF("W3-order");  // tests only
-    o.varint(static_cast<std::uint32_t>(t.order().size() + (unused ? 1 : 0)));
-    if (reversed)
-        for (auto v = t.order().rbegin(); v != t.order().rend(); ++v) put_string(o, *v);
-    else
-        for (std::string_view v : t.order()) put_string(o, v);
-    if (unused) put_string(o, "unused");
-    o.end_section(at, "strings", "the string table");
+void put_string(Out& o, const Rules& r, const Table::Entry& e) {
+    if (!Table::as_utf16(r, e)) {
+        o.varint(static_cast<std::uint32_t>(e.value.size()) << 1);
+        o.bytes(e.value.data(), e.value.size());
+    } else {
+        o.varint((static_cast<std::uint32_t>(2 * e.units) << 1) | 1u);
+        o.utf16le(e.value);
+    }
 }
 
-void encode_text_section(Out& o, const Doc& d, const std::string& path) {
-    const std::size_t at = o.begin_section(detail::sec_text);
-    if (!unicode::wtf8_has_surrogate(d.text) && !OND_RULE_OFF("W1-utf8")) {
+void write_string_table(Out& o, const Rules& r, const Table& t, std::uint64_t len) {
+    o.frame(detail::sec_strings, len);
+    const auto& entries = t.entries();
+    o.varint(static_cast<std::uint32_t>(entries.size() + (r.unused ? 1 : 0)));
+    if (r.reversed)  // tests only
+        for (auto e = entries.rbegin(); e != entries.rend(); ++e) put_string(o, r, *e);
+    else
+        for (const Table::Entry& e : entries) put_string(o, r, e);
+    if (r.unused) put_string(o, r, Table::Entry{"unused", 6, false});  // tests only
+}
+
+void write_tokens(Out& o, const Rules& r, const Doc& d, const DocPlan& plan, const Table& t) {
+    const Tokens& tk = d.tokens;
+    const auto n = static_cast<std::uint32_t>(tk.size());
+    o.frame(detail::sec_tokens, plan.tokens_len);
+    o.varint(n);
+    const std::uint32_t* start = tk.start.data();
+    const std::uint32_t* length = tk.length.data();
+    std::uint32_t prev_end = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        o.varint(start[i] - prev_end);
+        o.varint(length[i]);
+        prev_end = start[i] + length[i];
+    }
+    for (const auto& col : tk.attrs) {
+        const StringId* ids = col.data();
+        for (std::uint32_t i = 0; i < n; ++i) o.varint(t.index(r, ids[i]));
+    }
+    const std::int32_t* head = tk.head.data();
+    for (std::uint32_t i = 0; i < n; ++i) o.varint(zigzag(static_cast<std::uint32_t>(head[i]), i));
+    o.sentences(tk.sent.data(), n);
+    o.u8(plan.all_one ? 0 : 1);
+    if (!plan.all_one) o.bytes(tk.conf.data(), 4 * std::size_t{n});  // little-endian host
+}
+
+void write_doc(Out& o, const Rules& r, const Doc& d, const DocPlan& plan, const Table& t) {
+    o.frame(detail::sec_text, plan.text_len);
+    if (!plan.text.utf16 && !r.utf16_always) {
         o.u8(0);
         o.bytes(d.text.data(), d.text.size());
     } else {
         o.u8(1);
-        std::string le;
-        unicode::append_utf16le_from_wtf8(le, d.text);
-        o.bytes(le.data(), le.size());
+        o.utf16le(d.text);
     }
-    o.end_section(at, path + ".text", "the text section");
-}
-
-void encode_tokens_section(Out& o, const Doc& d, const std::string& path, const TableBuilder& t) {
-    const Tokens& tk = d.tokens;
-    const auto n = static_cast<std::uint32_t>(tk.size());
-    const std::size_t at = o.begin_section(detail::sec_tokens);
-    o.varint(n);
-    std::uint32_t prev_end = 0;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        o.varint(tk.start[i] - prev_end);
-        o.varint(tk.length[i]);
-        prev_end = tk.start[i] + tk.length[i];
-    }
-    for (const auto& col : tk.attrs)
-        for (std::uint32_t i = 0; i < n; ++i) o.varint(t.index(col[i]));
-    for (std::uint32_t i = 0; i < n; ++i) {
-        const std::int32_t delta = static_cast<std::int32_t>(static_cast<std::uint32_t>(tk.head[i]) - i);
-        o.varint((static_cast<std::uint32_t>(delta) << 1) ^ static_cast<std::uint32_t>(delta >> 31));
-    }
-    const std::size_t sent_bytes = (static_cast<std::size_t>(n) + 3) / 4;
-    std::uint8_t* p = o.append_zeros(sent_bytes);  // W5: padding bits stay 0
-    for (std::uint32_t i = 0; i < n; ++i)
-        p[i >> 2] = static_cast<std::uint8_t>(p[i >> 2] | (static_cast<unsigned>(tk.sent[i]) << (2 * (i & 3))));
-    if (OND_RULE_OFF("W5-padding") && (n & 3))  // tests only: padding slots hold 1
-        p[sent_bytes - 1] = static_cast<std::uint8_t>(p[sent_bytes - 1] | (0x55u << (2 * (n & 3))));
-    bool all_one = true;  // W4: bit-for-bit 1.0
-    for (float f : tk.conf) {
-        std::uint32_t bits;
-        std::memcpy(&bits, &f, 4);
-        if (bits != 0x3F800000u) {
-            all_one = false;
-            break;
+    write_tokens(o, r, d, plan, t);
+    if (plan.ents) {
+        o.frame(detail::sec_entities, plan.ents_len);
+        o.varint(static_cast<std::uint32_t>(d.ents.size()));
+        std::uint32_t prev_end = 0;
+        for (const Entity& e : d.ents) {
+            o.varint(e.start - prev_end);
+            o.varint(e.length);
+            o.varint(t.index(r, e.label));
+            o.f32(e.conf);
+            prev_end = e.start + e.length;
         }
     }
-    if (OND_RULE_OFF("W4")) all_one = false;  // tests only: mode 1 always
-    o.u8(all_one ? 0 : 1);
-    if (!all_one)
-        for (float f : tk.conf) o.f32(f);
-    o.end_section(at, path + ".tokens", "the tokens section");
-}
-
-void encode_entities_section(Out& o, const Doc& d, const std::string& path, const TableBuilder& t) {
-    const std::size_t at = o.begin_section(detail::sec_entities);
-    o.varint(static_cast<std::uint32_t>(d.ents.size()));
-    std::uint32_t prev_end = 0;
-    for (const Entity& e : d.ents) {
-        o.varint(e.start - prev_end);
-        o.varint(e.length);
-        o.varint(t.index(e.label));
-        o.f32(e.conf);
-        prev_end = e.start + e.length;
-    }
-    o.end_section(at, path + ".ents", "the entities section");
-}
-
-void encode_categories_section(Out& o, const Doc& d, const std::string& path, const TableBuilder& t) {
-    const std::size_t at = o.begin_section(detail::sec_categories);
-    o.varint(static_cast<std::uint32_t>(d.cats.size()));
-    for (const Category& c : d.cats) {
-        o.varint(t.index(c.label));
-        o.f32(c.score);
-    }
-    o.end_section(at, path + ".cats", "the categories section");
-}
-
-void encode_span_groups_section(Out& o, const Doc& d, const std::string& path, const TableBuilder& t) {
-    const std::size_t at = o.begin_section(detail::sec_span_groups);
-    o.varint(static_cast<std::uint32_t>(d.spans.size()));
-    for (const SpanGroup& g : d.spans) {
-        o.varint(t.index(g.name));
-        o.varint(static_cast<std::uint32_t>(g.spans.size()));
-        for (const Span& s : g.spans) {
-            o.varint(s.start);
-            o.varint(s.length);
-            o.varint(t.index(s.label));
-            o.f32(s.conf);
+    if (plan.cats) {
+        o.frame(detail::sec_categories, plan.cats_len);
+        o.varint(static_cast<std::uint32_t>(d.cats.size()));
+        for (const Category& c : d.cats) {
+            o.varint(t.index(r, c.label));
+            o.f32(c.score);
         }
     }
-    o.end_section(at, path + ".spans", "the span groups section");
-}
-
-// W2: 2, 3 always; 4 when entity annotation is set and there are tokens (R22: without tokens
-// there is no entity annotation to write); in ONDC 6 and 7 when present.
-void encode_doc_sections(Out& o, const Doc& d, const TableBuilder& t, bool ondc, const std::string& p) {
-    encode_text_section(o, d, p);
-    encode_tokens_section(o, d, p, t);
-    if (d.has_ents && d.tokens.size() > 0) encode_entities_section(o, d, p, t);
-    if (ondc && d.has_cats) encode_categories_section(o, d, p, t);
-    if (ondc && (!d.spans.empty() || OND_RULE_OFF("W2"))) encode_span_groups_section(o, d, p, t);
+    if (plan.groups) {
+        o.frame(detail::sec_span_groups, plan.groups_len);
+        o.varint(static_cast<std::uint32_t>(d.spans.size()));
+        for (const SpanGroup& g : d.spans) {
+            o.varint(t.index(r, g.name));
+            o.varint(static_cast<std::uint32_t>(g.spans.size()));
+            for (const Span& s : g.spans) {
+                o.varint(s.start);
+                o.varint(s.length);
+                o.varint(t.index(r, s.label));
+                o.f32(s.conf);
+            }
+        }
+    }
 }
 
 }  // namespace
@@ -431,54 +704,66 @@ void encode_doc_sections(Out& o, const Doc& d, const TableBuilder& t, bool ondc,
 void check_writable(const Container& c) { Checker(c).run(); }
 
 void encode_append(const Container& c, std::vector<std::byte>& out) {
-    check_writable(c);
-    TableBuilder table(c.strings);
-    for (const Doc& d : c.docs) table.use_doc(d);
-    // Refused before any byte is written; the other lengths are checked as they are patched
-    // (their sizes are 64-bit until then).
-    if (const std::uint64_t n = table.section_bytes(); n > detail::max_section_bytes)
-        refuse(Errc::content_too_large, "strings",
-               "the string table would be " + std::to_string(n) + " bytes; a section holds at most 2^32 - 1");
+    const Rules r;
+    const bool ondc = c.format == Format::ondc;
 
-    // One allocation for the whole container in the common case: an upper bound of its size.
-    std::size_t estimate = 64;
-    for (std::size_t id = 0; id < c.strings.size(); ++id) estimate += c.strings.view(static_cast<StringId>(id)).size() * 2 + 5;
-    for (const Doc& d : c.docs) {
-        estimate += 64 + d.text.size() * 2 + d.tokens.size() * (5 * 10 + 5) + d.ents.size() * 20 + d.cats.size() * 10;
-        for (const SpanGroup& g : d.spans) estimate += 10 + g.spans.size() * 20;
+    // 1. Checks and the table, document by document.
+    Checker check(c);
+    check.container();
+    Table table(c.strings);
+    std::vector<DocPlan> plans(c.docs.size());
+    for (std::size_t i = 0; i < c.docs.size(); ++i) plan_doc(r, c, i, check, table, plans[i]);
+
+    // 2. Lengths and their limits, in the order of the bytes.
+    const std::uint64_t strings_len = table.section_bytes(r);
+    if (strings_len > detail::max_section_bytes)
+        refuse(Errc::content_too_large, "strings",
+               "the string table would be " + std::to_string(strings_len) + " bytes; a section holds at most 2^32 - 1");
+    std::uint64_t docs_len = 0;  // ONDC: the document's sections; ONDB: the records section's content
+    for (std::size_t i = 0; i < c.docs.size(); ++i) {
+        size_doc(r, c, i, check, table, plans[i]);
+        docs_len += plans[i].sections + (ondc ? 0 : 4);
     }
-    out.reserve(out.size() + std::min<std::size_t>(estimate, std::size_t{1} << 32));
-    const std::size_t start = out.size();
-    {
-        Out o(out);
-        o.bytes(c.format == Format::ondc ? "ONDC" : "ONDB", 4);
-        o.u8(1);
-        o.u8(0);
-        const bool crc = c.crc != OND_RULE_OFF("W5-flags");  // tests only: the other choice
-        o.u8(crc ? 1 : 0);
-        o.u8(0);
-        const std::size_t body_len_at = o.pos();
-        o.u32(0);
-        encode_string_table_section(o, table);
-        if (c.format == Format::ondc) {
-            encode_doc_sections(o, c.docs[0], table, true, "doc");
-        } else {
-            const std::size_t at = o.begin_section(detail::sec_records);
-            o.u32(static_cast<std::uint32_t>(c.docs.size()));
-            for (std::size_t i = 0; i < c.docs.size(); ++i) {
-                const std::size_t rec_at = o.pos();
-                o.u32(0);
-                const std::string p = "docs[" + std::to_string(i) + "]";
-                encode_doc_sections(o, c.docs[i], table, false, p);
-                o.patch_len(rec_at, p, "the record");
-            }
-            o.end_section(at, "docs", "the records section");
+    if (!ondc) {
+        docs_len += 4;
+        if (docs_len > detail::max_section_bytes)
+            refuse(Errc::content_too_large, "docs",
+                   "the records section would be " + std::to_string(docs_len) + " bytes; at most 2^32 - 1");
+        docs_len += 5;
+    }
+    const std::uint64_t body_len = 5 + strings_len + docs_len;
+    if (body_len > detail::max_section_bytes)
+        refuse(Errc::content_too_large, ondc ? "doc" : "docs",
+               "the body would be " + std::to_string(body_len) + " bytes; at most 2^32 - 1");
+    const bool crc = c.crc != r.flip_crc;
+    const std::uint64_t total = 12 + body_len + (crc ? 4 : 0);
+
+    // 3. The bytes, into memory grown once by exactly their size.
+    const std::size_t at = out.size();
+    out.resize(at + static_cast<std::size_t>(total));
+    auto* const begin = reinterpret_cast<std::uint8_t*>(out.data()) + at;
+    Out o(begin, r);
+    o.bytes(ondc ? "ONDC" : "ONDB", 4);
+    o.u8(1);
+    o.u8(0);
+    o.u8(crc ? 1 : 0);
+    o.u8(0);
+    o.u32(static_cast<std::uint32_t>(body_len));
+    write_string_table(o, r, table, strings_len);
+    if (ondc) {
+        write_doc(o, r, c.docs[0], plans[0], table);
+    } else {
+        o.frame(detail::sec_records, docs_len - 5);
+        o.u32(static_cast<std::uint32_t>(c.docs.size()));
+        for (std::size_t i = 0; i < c.docs.size(); ++i) {
+            o.u32(static_cast<std::uint32_t>(plans[i].sections));
+            write_doc(o, r, c.docs[i], plans[i], table);
         }
-        o.patch_len(body_len_at, c.format == Format::ondc ? "doc" : "docs", "the body");
-        if (crc) {
-            const std::uint32_t crc32 = detail::crc32(o.data() + start, o.pos() - start);
-            o.u32(crc32);
-        }
+    }
+    if (crc) o.u32(detail::crc32(begin, static_cast<std::size_t>(o.pos() - begin)));
+    if (o.pos() != begin + total) {  // the plan and the writing disagree: a bug here, never the content's
+        out.resize(at);
+        throw std::logic_error("ond::encode: the planned size differs from the bytes written");
     }
 }
 

@@ -34,5 +34,7 @@ std::string wtf8_from_utf16(std::u16string_view units);
 // WTF-8 to UTF-16 code units. Precondition: valid WTF-8.
 std::u16string utf16_from_wtf8(std::string_view s);
 void append_utf16le_from_wtf8(std::string& out, std::string_view s);
+// The same into memory with room for 2 * wtf8_utf16_length(s) bytes; returns the bytes written.
+std::size_t write_utf16le_from_wtf8(unsigned char* out, std::string_view s) noexcept;
 
 }  // namespace ond::unicode
