@@ -6,6 +6,17 @@ build=$1 cxx=$2 cxxflags=${3:-} ldflags=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
+# The installed package: no absolute path to a library, no empty $<LINK_ONLY:>, C++20 stated.
+pkg="$work/prefix/lib/cmake/ond"
+[ -d "$pkg" ] || pkg=$(dirname "$(find "$work/prefix" -name ondConfig.cmake | head -1)")
+if grep -nE 'LINK_ONLY:>|[":; ]/[^":; >]*\.(so|a)([.":; >]|$)' "$pkg"/ondTargets*.cmake; then
+  echo "the installed targets hold an absolute library path or an empty \$<LINK_ONLY:>" >&2
+  exit 1
+fi
+grep -q 'INTERFACE_COMPILE_FEATURES "cxx_std_20"' "$pkg/ondTargets.cmake" || {
+  echo "the installed ond::codec does not require C++20" >&2
+  exit 1
+}
 cmake -S "$(dirname "$0")" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
   -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS="$cxxflags" -DCMAKE_EXE_LINKER_FLAGS="$ldflags" >/dev/null
 cmake --build "$work/build" >/dev/null

@@ -15,8 +15,8 @@ void decode_categories_section(Cursor& sec, const TableView& table, Doc* out, Tr
     // A category is at least a 1-byte label and a 4-byte score.
     if (OND_CHECK(Errc::categories_count_exceeds_bytes, count > sec.remaining() / 5))
         fail(Errc::categories_count_exceeds_bytes, count_offset,
-             std::to_string(count) + " categories need at least " + std::to_string(5ull * count) +
-                 " bytes, but the section has " + std::to_string(sec.remaining()) + " left");
+             detail::count_of(count, "category", "categories") + " need at least " + detail::count_of(5ull * count, "byte", "bytes") +
+                 ", but the section has " + std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(count_offset, sec.offset() - count_offset, "categories.count", std::to_string(count));
     if constexpr (M::build) {
         out->has_cats = true;

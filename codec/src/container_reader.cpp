@@ -26,7 +26,7 @@ Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Trac
         }
         return nullptr;
     };
-    if constexpr (M::trace) tr->enter(c.offset(), h.body_length, "body", std::to_string(h.body_length) + " bytes");
+    if constexpr (M::trace) tr->enter(c.offset(), h.body_length, "body", detail::count_of(h.body_length, "byte", "bytes"));
     Cursor body = c.sub(h.body_length);
     TableView table;
     StringStore* strings = nullptr;

@@ -4,6 +4,10 @@ namespace ond::detail {
 
 void fail(Errc e, std::uint64_t offset, std::string detail) { throw Error(e, offset, std::move(detail)); }
 
+std::string count_of(std::uint64_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 std::uint32_t Cursor::varint_slow() {
     const std::uint64_t start = offset();
     std::uint32_t value = 0;

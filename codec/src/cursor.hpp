@@ -14,6 +14,9 @@ namespace ond::detail {
 
 [[noreturn]] void fail(Errc e, std::uint64_t offset, std::string detail);
 
+// A count and its noun, for messages: "1 byte", "2 bytes".
+std::string count_of(std::uint64_t n, const char* one, const char* many);
+
 class Cursor {
 public:
     // `origin` is the absolute offset of data[0] (non-zero for a container inside a stream).
@@ -99,7 +102,7 @@ private:
         if (n > end_ - pos_) [[unlikely]]
             fail(Errc::field_truncated, offset(),
                  "a " + std::to_string(n) + "-byte field needs more than the " +
-                     std::to_string(end_ - pos_) + " bytes left in its section");
+                     detail::count_of(end_ - pos_, "byte", "bytes") + " left in its section");
     }
     std::uint32_t varint_slow();
 

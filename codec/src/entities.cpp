@@ -11,8 +11,8 @@ void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t 
     const std::uint32_t count = sec.varint();
     if (OND_CHECK(Errc::entities_count_exceeds_bytes, count > sec.remaining() / 7))
         fail(Errc::entities_count_exceeds_bytes, count_offset,
-             std::to_string(count) + " entities need at least " + std::to_string(7ull * count) +
-                 " bytes, but the section has " + std::to_string(sec.remaining()) + " left");
+             detail::count_of(count, "entity", "entities") + " need at least " + detail::count_of(7ull * count, "byte", "bytes") +
+                 ", but the section has " + std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(count_offset, sec.offset() - count_offset, "entities.count", std::to_string(count));
     if constexpr (M::build) {
         out->has_ents = true;
@@ -31,7 +31,7 @@ void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t 
         const std::uint64_t end = start + len;
         if (OND_CHECK(Errc::entities_out_of_range, end > n))
             fail(Errc::entities_out_of_range, item_offset,
-                 who + " ends at token " + std::to_string(end) + "; the document has " + std::to_string(n) + " tokens");
+                 who + " ends at token " + std::to_string(end) + "; the document has " + detail::count_of(n, "token", "tokens"));
         const std::uint32_t label =
             read_label(sec, table, Errc::entities_label_missing, Errc::entities_label_empty, who + "'s label");
         const std::uint64_t conf_offset = sec.offset();

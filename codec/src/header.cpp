@@ -37,7 +37,7 @@ Header decode_header(Cursor& c, Tracer* tr) {
     const std::uint64_t base = c.offset();
     if (OND_CHECK(Errc::header_truncated, c.remaining() < header_size))
         fail(Errc::header_truncated, c.end_offset(),
-             "the input has " + std::to_string(c.remaining()) + " bytes; a header needs 12");
+             "the input has " + detail::count_of(c.remaining(), "byte", "bytes") + "; a header needs 12");
     const std::uint8_t* magic = c.bytes(4);
     Header h;
     if (std::memcmp(magic, "ONDC", 4) == 0)
@@ -65,10 +65,10 @@ std::uint64_t check_container_size(const Header& h, std::uint64_t total, std::ui
     const std::uint64_t expected = header_size + std::uint64_t{h.body_length} + (h.crc ? trailer_size : 0);
     if (total < expected)
         fail(Errc::container_truncated, origin + total,
-             "the container declares " + std::to_string(expected) + " bytes, but the input has " + std::to_string(total));
+             "the container declares " + detail::count_of(expected, "byte", "bytes") + ", but the input has " + std::to_string(total));
     if (OND_CHECK(Errc::container_trailing_bytes, total > expected))
         fail(Errc::container_trailing_bytes, origin + expected,
-             std::to_string(total - expected) + " bytes follow the end of the container");
+             detail::count_of(total - expected, "byte", "bytes") + " follow the end of the container");
     return expected;
 }
 

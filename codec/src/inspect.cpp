@@ -69,7 +69,7 @@ std::string describe_string(const RawString& s, bool cut_length) {
     append_wtf8(v, head);
     const auto chars = std::count_if(v.begin(), v.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
     std::string out = quote_wtf8(v, shown);
-    if (cut_length && static_cast<std::size_t>(chars) > shown) return out + (s.utf16 ? " (UTF-16, " : " (") + std::to_string(s.size) + " bytes)";
+    if (cut_length && static_cast<std::size_t>(chars) > shown) return out + (s.utf16 ? " (UTF-16, " : " (") + detail::count_of(s.size, "byte", "bytes") + ")";
     return out + (s.utf16 ? " (UTF-16)" : "");
 }
 

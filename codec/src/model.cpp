@@ -65,6 +65,11 @@ void Doc::set_text(std::string_view wtf8) {
     text_utf16_length = static_cast<std::uint32_t>(*len);
 }
 
+std::optional<std::string_view> Doc::token_text(std::size_t i) const {
+    if (i >= tokens.start.size() || i >= tokens.length.size()) return std::nullopt;
+    return unicode::Utf16Offsets(text).view(tokens.start[i], tokens.length[i]);
+}
+
 namespace {
 bool same_bits(float a, float b) {
     std::uint32_t x, y;

@@ -33,7 +33,7 @@ SectionFrame read_section_frame(Cursor& body, int& last_id) {
                  (static_cast<int>(f.id) == last_id ? " (repeated)" : " (ids must increase)"));
     if (OND_CHECK(Errc::section_length_out_of_range, f.length > body.remaining()))
         fail(Errc::section_length_out_of_range, f.offset + 1,
-             "section " + std::to_string(f.id) + " declares " + std::to_string(f.length) + " bytes, but only " +
+             "section " + std::to_string(f.id) + " declares " + detail::count_of(f.length, "byte", "bytes") + ", but only " +
                  std::to_string(body.remaining()) + " remain");
     if (OND_CHECK_OFF(Errc::section_length_out_of_range) && f.length > body.remaining())
         f.length = static_cast<std::uint32_t>(body.remaining());  // tests only: the section ends with its body
@@ -94,13 +94,13 @@ public:
             if (!defined) {
                 if constexpr (M::trace)
                     tr_->field(f.offset, 5ull + f.length, "section " + std::to_string(f.id) + " (unknown)",
-                               "skipped, " + std::to_string(f.length) + " bytes");
+                               "skipped, " + detail::count_of(f.length, "byte", "bytes"));
                 continue;
             }
             seen_ |= bit(f.id);
             if constexpr (M::trace)
                 tr_->enter(f.offset, 5ull + f.length, "section " + std::to_string(f.id) + " (" + section_name(f.id) + ")",
-                           std::to_string(f.length) + " bytes");
+                           detail::count_of(f.length, "byte", "bytes"));
             return true;
         }
     }
@@ -109,7 +109,7 @@ public:
         if (OND_CHECK(Errc::section_trailing_bytes, !content.empty()))
             fail(Errc::section_trailing_bytes, content.offset(),
                  "section " + std::to_string(f.id) + " (" + section_name(f.id) + ") has " +
-                     std::to_string(content.remaining()) + " bytes after its contents");
+                     detail::count_of(content.remaining(), "byte", "bytes") + " after its contents");
         if constexpr (M::trace) tr_->leave();
     }
 
@@ -207,13 +207,13 @@ BinRecords decode_ondb_prologue(Cursor& body, TableView& table, StringStore* str
         // Section 5 must end the body (R11): nothing, not even an unknown section, follows it.
         if (OND_CHECK(Errc::bin_section_after_records, !body.empty()))
             fail(Errc::bin_section_after_records, body.offset(),
-                 std::to_string(body.remaining()) + " bytes follow section 5 in the ONDB body");
+                 detail::count_of(body.remaining(), "byte", "bytes") + " follow section 5 in the ONDB body");
         const std::uint64_t count_offset = content.offset();
         const std::uint32_t count = content.u32();
         if (OND_CHECK(Errc::bin_count_exceeds_bytes, count > content.remaining() / 4))
             fail(Errc::bin_count_exceeds_bytes, count_offset,
-                 std::to_string(count) + " records need at least " + std::to_string(4ull * count) +
-                     " bytes, but section 5 has " + std::to_string(content.remaining()) + " left");
+                 detail::count_of(count, "record", "records") + " need at least " + detail::count_of(4ull * count, "byte", "bytes") +
+                     ", but section 5 has " + std::to_string(content.remaining()) + " left");
         if constexpr (M::trace) tr->field(count_offset, 4, "records.count", std::to_string(count));
         return BinRecords{content, count};
     }
@@ -224,7 +224,7 @@ BinRecords decode_ondb_prologue(Cursor& body, TableView& table, StringStore* str
 void check_records_end(const Cursor& records) {
     if (OND_CHECK(Errc::bin_trailing_bytes, !records.empty()))
         fail(Errc::bin_trailing_bytes, records.offset(),
-             std::to_string(records.remaining()) + " bytes of section 5 follow the last record");
+             detail::count_of(records.remaining(), "byte", "bytes") + " of section 5 follow the last record");
 }
 
 template <class M>
@@ -233,12 +233,12 @@ std::uint32_t decode_record(Cursor& sec, std::uint32_t index, const TableView& t
     std::uint32_t length = sec.u32();
     if (OND_CHECK(Errc::bin_record_length_out_of_range, length > sec.remaining()))
         fail(Errc::bin_record_length_out_of_range, rec_offset,
-             "record " + std::to_string(index) + " declares " + std::to_string(length) + " bytes, but section 5 has " +
+             "record " + std::to_string(index) + " declares " + detail::count_of(length, "byte", "bytes") + ", but section 5 has " +
                  std::to_string(sec.remaining()) + " left");
     if (OND_CHECK_OFF(Errc::bin_record_length_out_of_range) && length > sec.remaining())
         length = static_cast<std::uint32_t>(sec.remaining());  // tests only: the record ends with its section
     if constexpr (M::trace)
-        tr->enter(rec_offset, 4ull + length, "record " + std::to_string(index), std::to_string(length) + " bytes");
+        tr->enter(rec_offset, 4ull + length, "record " + std::to_string(index), detail::count_of(length, "byte", "bytes"));
     Cursor body = sec.sub(length);
     const std::uint32_t n = decode_record_body<M>(body, table, out, tr);
     if constexpr (M::trace) tr->leave();

@@ -15,8 +15,8 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
     // A group is at least a 1-byte name and a 1-byte span count.
     if (OND_CHECK(Errc::spans_group_count_exceeds_bytes, groups > sec.remaining() / 2))
         fail(Errc::spans_group_count_exceeds_bytes, groups_offset,
-             std::to_string(groups) + " span groups need at least " + std::to_string(2ull * groups) +
-                 " bytes, but the section has " + std::to_string(sec.remaining()) + " left");
+             std::to_string(groups) + " span groups need at least " + detail::count_of(2ull * groups, "byte", "bytes") +
+                 ", but the section has " + std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(groups_offset, sec.offset() - groups_offset, "spans.groups", std::to_string(groups));
     if constexpr (M::build) {
         out->spans.clear();
@@ -38,14 +38,14 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
         // A span is at least 1-byte start, length and label and a 4-byte confidence.
         if (OND_CHECK(Errc::spans_count_exceeds_bytes, count > sec.remaining() / 7))
             fail(Errc::spans_count_exceeds_bytes, count_offset,
-                 group + " declares " + std::to_string(count) + " spans, needing at least " +
-                     std::to_string(7ull * count) + " bytes, but the section has " + std::to_string(sec.remaining()) +
+                 group + " declares " + detail::count_of(count, "span", "spans") + ", needing at least " +
+                     detail::count_of(7ull * count, "byte", "bytes") + ", but the section has " + std::to_string(sec.remaining()) +
                      " left");
         // The group's header is one field; its spans follow as fields of their own (a group's
         // total length is only known once its spans are read).
         if constexpr (M::trace)
             tr->field(group_offset, sec.offset() - group_offset, "spans[" + std::to_string(g) + "]",
-                      "name " + std::to_string(name) + " " + quote_wtf8(value) + ", " + std::to_string(count) + " spans");
+                      "name " + std::to_string(name) + " " + quote_wtf8(value) + ", " + detail::count_of(count, "span", "spans"));
         SpanGroup* sg = nullptr;
         if constexpr (M::build) {
             out->spans.push_back(SpanGroup{name, {}});
@@ -62,7 +62,7 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
             const std::uint64_t end = std::uint64_t{start} + len;
             if (OND_CHECK(Errc::spans_out_of_range, end > n))
                 fail(Errc::spans_out_of_range, item_offset,
-                     who + " ends at token " + std::to_string(end) + "; the document has " + std::to_string(n) + " tokens");
+                     who + " ends at token " + std::to_string(end) + "; the document has " + detail::count_of(n, "token", "tokens"));
             const std::uint32_t label =
                 read_label(sec, table, Errc::spans_label_missing, Errc::spans_label_empty, who + "'s label");
             const std::uint64_t conf_offset = sec.offset();

@@ -40,14 +40,14 @@ bool StreamReader::fill_container() {
     done_ = true;  // stays set if anything below throws
     if (got < detail::header_size)
         throw Error(Errc::stream_truncated, start + got,
-                    "the stream ends after " + std::to_string(got) + " bytes of a container's header");
+                    "the stream ends after " + detail::count_of(got, "byte", "bytes") + " of a container's header");
     if (OND_CHECK(Errc::stream_bin_in_stream, std::memcmp(buf_.data(), "ONDB", 4) == 0))
         throw Error(Errc::stream_bin_in_stream, start, "an ONDB container in a stream of ONDC containers");
     detail::Cursor hc(Bytes(buf_.data(), detail::header_size), start);
     const detail::Header h = detail::decode_header<detail::ValidateMode>(hc, nullptr);
     if (OND_CHECK(Errc::stream_length_too_large, h.body_length > stream_max_body_length))
         throw Error(Errc::stream_length_too_large, start + 8,
-                    "a declared body length of " + std::to_string(h.body_length) + " bytes (at most 1 GiB in a stream)");
+                    "a declared body length of " + detail::count_of(h.body_length, "byte", "bytes") + " (at most 1 GiB in a stream)");
     const std::uint64_t total = detail::header_size + std::uint64_t{h.body_length} + (h.crc ? detail::trailer_size : 0);
     // Grow with what arrives, 1 MiB at a time, so a false length cannot make us allocate it.
     std::size_t have = detail::header_size;
@@ -58,7 +58,7 @@ bool StreamReader::fill_container() {
         have += r;
         if (r < step)
             throw Error(Errc::stream_truncated, start + have,
-                        "the stream ends " + std::to_string(total - have) + " bytes before the end of the container");
+                        "the stream ends " + detail::count_of(total - have, "byte", "bytes") + " before the end of the container");
     }
     offset_ = start + total;
     done_ = false;

@@ -23,11 +23,11 @@ RawString read_string(Cursor& c) {
     s.utf16 = (h & 1) != 0;
     if (OND_CHECK(Errc::string_truncated, size > c.remaining()))
         fail(Errc::string_truncated, s.offset,
-             "a string of " + std::to_string(size) + " bytes, but its section has " + std::to_string(c.remaining()) +
-                 " bytes left");
+             "a string of " + detail::count_of(size, "byte", "bytes") + ", but its section has " + detail::count_of(c.remaining(), "byte", "bytes") +
+                 " left");
     if (OND_CHECK(Errc::string_odd_utf16_length, s.utf16 && (size & 1)))
         fail(Errc::string_odd_utf16_length, s.offset,
-             "a UTF-16 string of " + std::to_string(size) + " bytes (an odd count)");
+             "a UTF-16 string of " + detail::count_of(size, "byte", "bytes") + " (an odd count)");
     const std::uint64_t data_offset = c.offset();
     s.data = c.bytes(size);
     s.size = size;
@@ -58,7 +58,7 @@ bool raw_string_equal(const RawString& a, const RawString& b) {
 std::uint32_t TableView::check_index(std::uint32_t idx, std::uint64_t offset) const {
     if (OND_CHECK(Errc::table_index_out_of_range, idx > count())) [[unlikely]]
         fail(Errc::table_index_out_of_range, offset,
-             "string index " + std::to_string(idx) + ", but the table has " + std::to_string(count()) + " strings");
+             "string index " + std::to_string(idx) + ", but the table has " + detail::count_of(count(), "string", "strings"));
     return idx > count() ? 0 : idx;
 }
 
@@ -141,8 +141,8 @@ void decode_string_table_section(Cursor& sec, TableView& table, StringStore* out
     const std::uint32_t count = sec.varint();
     if (OND_CHECK(Errc::table_count_out_of_range, count > sec.remaining()))
         fail(Errc::table_count_out_of_range, count_offset,
-             std::to_string(count) + " strings declared, but only " + std::to_string(sec.remaining()) +
-                 " bytes follow");
+             detail::count_of(count, "string", "strings") + " declared, but only " + detail::count_of(sec.remaining(), "byte", "bytes") +
+                 " follow");
     if constexpr (M::trace) tr->field(count_offset, sec.offset() - count_offset, "strings.count", std::to_string(count));
     const std::uint64_t first_offset = sec.offset();
     const std::uint8_t* first = sec.here();

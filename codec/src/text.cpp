@@ -27,7 +27,7 @@ std::uint32_t decode_text_section(Cursor& sec, Doc* out, Tracer* tr) {
     } else {
         if (OND_CHECK(Errc::text_odd_utf16_length, size & 1))
             fail(Errc::text_odd_utf16_length, text_offset + size - 1,
-                 "UTF-16 text of " + std::to_string(size) + " bytes (an odd count)");
+                 "UTF-16 text of " + detail::count_of(size, "byte", "bytes") + " (an odd count)");
         units = size / 2;
         if constexpr (M::build) {
             out->text.clear();
@@ -38,7 +38,7 @@ std::uint32_t decode_text_section(Cursor& sec, Doc* out, Tracer* tr) {
     if constexpr (M::build) out->text_utf16_length = static_cast<std::uint32_t>(units);
     if constexpr (M::trace) {
         RawString s{p, static_cast<std::uint32_t>(size), enc == 1, text_offset};
-        tr->field(text_offset, size, "text", describe_string(s, false) + " (" + std::to_string(units) + " UTF-16 units)");
+        tr->field(text_offset, size, "text", describe_string(s, false) + " (" + detail::count_of(units, "UTF-16 unit", "UTF-16 units") + ")");
     }
     return static_cast<std::uint32_t>(units);
 }

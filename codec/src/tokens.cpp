@@ -20,10 +20,10 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     const std::uint32_t n = sec.varint();
     if (OND_CHECK(Errc::tokens_count_too_large, n > max_tokens))
         fail(Errc::tokens_count_too_large, n_offset,
-             std::to_string(n) + " tokens declared; at most 33,554,432 are allowed");
+             detail::count_of(n, "token", "tokens") + " declared; at most 33,554,432 are allowed");
     if (OND_CHECK(Errc::tokens_count_exceeds_bytes, 9ull * n > sec.remaining()))
         fail(Errc::tokens_count_exceeds_bytes, n_offset,
-             std::to_string(n) + " tokens need at least " + std::to_string(9ull * n) + " bytes, but the section has " +
+             detail::count_of(n, "token", "tokens") + " need at least " + detail::count_of(9ull * n, "byte", "bytes") + ", but the section has " +
                  std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(n_offset, sec.offset() - n_offset, "tokens.count", std::to_string(n));
     Tokens* t = nullptr;
@@ -55,7 +55,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         if (OND_CHECK(Errc::tokens_out_of_text, end > text_utf16_length))
             fail(Errc::tokens_out_of_text, tok_offset,
                  "token " + std::to_string(i) + " ends at " + std::to_string(end) + ", past the text's " +
-                     std::to_string(text_utf16_length) + " UTF-16 units");
+                     detail::count_of(text_utf16_length, "UTF-16 unit", "UTF-16 units"));
         if constexpr (M::build) {
             t->start[i] = static_cast<std::uint32_t>(start);
             t->length[i] = len;
@@ -105,7 +105,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         if (OND_CHECK(Errc::tokens_head_out_of_range, head < 0 || head >= static_cast<std::int64_t>(n)))
             fail(Errc::tokens_head_out_of_range, off,
                  "token " + std::to_string(i) + " has head " + std::to_string(head) + "; the document has " +
-                     std::to_string(n) + " tokens");
+                     detail::count_of(n, "token", "tokens"));
         if constexpr (M::build) t->head[i] = static_cast<std::int32_t>(head);
         if constexpr (M::trace)
             tr->field(off, sec.offset() - off, indexed("tokens.head", i),

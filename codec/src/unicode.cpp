@@ -213,4 +213,83 @@ void append_utf16le_from_wtf8(std::string& out, std::string_view s) {
     });
 }
 
+// ---- offsets -------------------------------------------------------------------------------
+
+namespace {
+// Bytes of the sequence led by b in valid WTF-8; a stray continuation byte counts as one (the
+// string is then not valid, and every offset stays in bounds).
+inline std::size_t seq_bytes(unsigned char b) noexcept { return b < 0xC0 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4; }
+}  // namespace
+
+void Utf16Offsets::restart_if_past(std::uint64_t units, std::size_t bytes) noexcept {
+    if (units < unit_ || bytes < byte_) {
+        unit_ = 0;
+        byte_ = 0;
+    }
+}
+
+std::optional<std::size_t> Utf16Offsets::to_bytes(std::uint64_t units) noexcept {
+    restart_if_past(units, byte_);
+    const auto* p = reinterpret_cast<const unsigned char*>(s_.data());
+    const std::size_t n = s_.size();
+    while (unit_ < units) {
+        if (units - unit_ >= 8 && n - byte_ >= 8 && ascii8(p + byte_)) {
+            byte_ += 8;
+            unit_ += 8;
+            continue;
+        }
+        if (byte_ == n) return std::nullopt;  // past the end
+        std::size_t len = seq_bytes(p[byte_]);
+        if (len > n - byte_) len = 1;
+        const std::uint64_t u = len == 4 ? 2 : 1;
+        if (unit_ + u > units) return std::nullopt;  // between the halves of a pair
+        byte_ += len;
+        unit_ += u;
+    }
+    return byte_;
+}
+
+std::optional<std::uint64_t> Utf16Offsets::to_units(std::size_t bytes) noexcept {
+    restart_if_past(unit_, bytes);
+    if (bytes > s_.size()) return std::nullopt;
+    const auto* p = reinterpret_cast<const unsigned char*>(s_.data());
+    while (byte_ < bytes) {
+        if (bytes - byte_ >= 8 && ascii8(p + byte_)) {
+            byte_ += 8;
+            unit_ += 8;
+            continue;
+        }
+        std::size_t len = seq_bytes(p[byte_]);
+        if (len > s_.size() - byte_) len = 1;
+        if (byte_ + len > bytes) return std::nullopt;  // inside a sequence
+        byte_ += len;
+        unit_ += len == 4 ? 2 : 1;
+    }
+    return unit_;
+}
+
+std::optional<std::string_view> Utf16Offsets::view(std::uint64_t start, std::uint64_t length) noexcept {
+    const auto b = to_bytes(start);
+    if (!b || length > ~std::uint64_t{0} - start) return std::nullopt;
+    const auto e = to_bytes(start + length);
+    if (!e) return std::nullopt;
+    return s_.substr(*b, *e - *b);
+}
+
+std::optional<Utf16Offsets::Range> Utf16Offsets::range(std::size_t byte_start, std::size_t byte_length) noexcept {
+    const auto b = to_units(byte_start);
+    if (!b || byte_length > s_.size() - byte_start) return std::nullopt;
+    const auto e = to_units(byte_start + byte_length);
+    if (!e) return std::nullopt;
+    return Range{*b, *e - *b};
+}
+
+std::optional<std::size_t> utf16_to_wtf8_offset(std::string_view s, std::uint64_t units) noexcept {
+    return Utf16Offsets(s).to_bytes(units);
+}
+
+std::optional<std::uint64_t> wtf8_to_utf16_offset(std::string_view s, std::size_t bytes) noexcept {
+    return Utf16Offsets(s).to_units(bytes);
+}
+
 }  // namespace ond::unicode

@@ -96,7 +96,7 @@ public:
         const std::uint64_t text_bytes = detail::text_section_bytes(written);
         if (*text_len > 0xFFFFFFFFull || text_bytes > detail::max_section_bytes)
             refuse(Errc::content_too_large, path(i) + ".text",
-                   std::string("the text section would be ") + std::to_string(text_bytes) + " bytes (text written as " +
+                   std::string("the text section would be ") + detail::count_of(text_bytes, "byte", "bytes") + " (text written as " +
                        (utf16 ? "UTF-16" : "UTF-8") + "); a section holds at most 2^32 - 1");
         return {*text_len, written, utf16};
     }
@@ -106,7 +106,7 @@ public:
         const Tokens& t = c_.docs[i].tokens;
         const std::size_t n = t.size();
         if (n > detail::max_tokens)
-            refuse(Errc::content_too_large, path(i) + ".tokens", std::to_string(n) + " tokens; at most 33,554,432");
+            refuse(Errc::content_too_large, path(i) + ".tokens", detail::count_of(n, "token", "tokens") + "; at most 33,554,432");
         bool sizes_ok = t.length.size() == n && t.head.size() == n && t.sent.size() == n && t.conf.size() == n;
         for (const auto& col : t.attrs) sizes_ok = sizes_ok && col.size() == n;
         if (!sizes_ok) refuse(Errc::content_inconsistent, path(i) + ".tokens", "token columns differ in size");
@@ -131,12 +131,12 @@ public:
             const std::uint64_t end = std::uint64_t{t.start[i]} + t.length[i];
             if (end > text_len)
                 refuse(Errc::content_token_out_of_text, tp(""),
-                       "ends at " + std::to_string(end) + ", past the text's " + std::to_string(text_len) + " UTF-16 units");
+                       "ends at " + std::to_string(end) + ", past the text's " + detail::count_of(text_len, "UTF-16 unit", "UTF-16 units"));
             prev_end = end;
             for (std::size_t c = 0; c < token_column_count; ++c) str(t.attrs[c][i], [&] { return tp(cols[c]); });
             if (t.head[i] < 0 || static_cast<std::uint64_t>(t.head[i]) >= n)
                 refuse(Errc::content_head_out_of_range, tp("head"),
-                       "head " + std::to_string(t.head[i]) + " outside the document's " + std::to_string(n) + " tokens");
+                       "head " + std::to_string(t.head[i]) + " outside the document's " + detail::count_of(n, "token", "tokens"));
             if (static_cast<unsigned>(t.sent[i]) > 2)
                 refuse(Errc::content_bad_sentence_value, tp("sent"), "a sentence value must be 0, 1 or 2");
             conf(t.conf[i], [&] { return tp("conf"); });
@@ -205,8 +205,8 @@ private:
     std::string_view str(StringId id, const P& path) {
         if (!c_.strings.contains(id))
             refuse(Errc::content_bad_string_id, path(),
-                   "string id " + std::to_string(id) + " is not in the store (" + std::to_string(c_.strings.size()) +
-                       " strings)");
+                   "string id " + std::to_string(id) + " is not in the store (" + detail::count_of(c_.strings.size(), "string", "strings") +
+                       ")");
         std::string_view v = c_.strings.view(id);
         if (!valid_[id]) {
             const auto units = unicode::wtf8_utf16_length(v);
@@ -215,7 +215,7 @@ private:
             const std::uint64_t written = detail::written_string_bytes(v.size(), *units, utf16);
             if (written > detail::max_string_bytes)
                 refuse(Errc::content_too_large, path(),
-                       std::string("the string is ") + std::to_string(written) + " bytes written as " +
+                       std::string("the string is ") + detail::count_of(written, "byte", "bytes") + " written as " +
                            (utf16 ? "UTF-16" : "UTF-8") + "; a stored string holds at most 2^31 - 1");
             valid_[id] = 1;
         }
@@ -480,7 +480,7 @@ void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& 
     auto limit = [&](std::uint64_t len, const char* field, const char* what) {
         if (len > detail::max_section_bytes)
             refuse(Errc::content_too_large, check.path(i) + field,
-                   std::string(what) + " would be " + std::to_string(len) + " bytes; at most 2^32 - 1");
+                   std::string(what) + " would be " + detail::count_of(len, "byte", "bytes") + "; at most 2^32 - 1");
     };
     // W2: 2, 3 always; 4 when entity annotation is set and there are tokens (R22: without
     // tokens there is no entity annotation to write); in ONDC 6 and 7 when present.
@@ -533,7 +533,7 @@ void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& 
     }
     if (!ondc && plan.sections > detail::max_section_bytes)
         refuse(Errc::content_too_large, check.path(i),
-               "the record would be " + std::to_string(plan.sections) + " bytes; at most 2^32 - 1");
+               "the record would be " + detail::count_of(plan.sections, "byte", "bytes") + "; at most 2^32 - 1");
 }
 
 // ---- bytes ------------------------------------------------------------------------------
@@ -718,7 +718,7 @@ void encode_append(const Container& c, std::vector<std::byte>& out) {
     const std::uint64_t strings_len = table.section_bytes(r);
     if (strings_len > detail::max_section_bytes)
         refuse(Errc::content_too_large, "strings",
-               "the string table would be " + std::to_string(strings_len) + " bytes; a section holds at most 2^32 - 1");
+               "the string table would be " + detail::count_of(strings_len, "byte", "bytes") + "; a section holds at most 2^32 - 1");
     std::uint64_t docs_len = 0;  // ONDC: the document's sections; ONDB: the records section's content
     for (std::size_t i = 0; i < c.docs.size(); ++i) {
         size_doc(r, c, i, check, table, plans[i]);
@@ -728,13 +728,13 @@ void encode_append(const Container& c, std::vector<std::byte>& out) {
         docs_len += 4;
         if (docs_len > detail::max_section_bytes)
             refuse(Errc::content_too_large, "docs",
-                   "the records section would be " + std::to_string(docs_len) + " bytes; at most 2^32 - 1");
+                   "the records section would be " + detail::count_of(docs_len, "byte", "bytes") + "; at most 2^32 - 1");
         docs_len += 5;
     }
     const std::uint64_t body_len = 5 + strings_len + docs_len;
     if (body_len > detail::max_section_bytes)
         refuse(Errc::content_too_large, ondc ? "doc" : "docs",
-               "the body would be " + std::to_string(body_len) + " bytes; at most 2^32 - 1");
+               "the body would be " + detail::count_of(body_len, "byte", "bytes") + "; at most 2^32 - 1");
     const bool crc = c.crc != r.flip_crc;
     const std::uint64_t total = 12 + body_len + (crc ? 4 : 0);
 

@@ -109,7 +109,7 @@ void add_encode_cases(Registry& r) {
         Container c = counted(n);
         for (std::uint32_t i = 0; i < n; ++i) c.docs[0].tokens.sent[i] = Sentence::inside;
         r.encode("padding-zero-n" + std::to_string(n), {"W5", "R20"},
-                 std::to_string(n) + " tokens, all 'inside': padding bits of the last byte are 0", c);
+                 std::to_string(n) + (n == 1 ? " token" : " tokens") + ", all 'inside': padding bits of the last byte are 0", c);
     }
     r.encode("crc-asked", {"W5", "R7"}, "a trailer when the content asks for one: flags = 1", tiny(true));
     r.encode("crc-not-asked", {"W5", "R7"}, "no trailer otherwise: flags = 0", tiny(false));

@@ -19,7 +19,7 @@ void add_header_cases(Registry& r) {
     // Truncated header: every length from 0 to 11.
     for (std::size_t n : {0u, 1u, 3u, 4u, 5u, 6u, 8u, 11u})
         r.invalid("truncated-" + std::to_string(n) + "-bytes", {"R6", "L1"},
-                  "only the first " + std::to_string(n) + " bytes of a header (12 needed)", Buf(te.begin(), te.begin() + static_cast<long>(n)),
+                  "only the first " + (n == 1 ? std::string("byte") : std::to_string(n) + " bytes") + " of a header (12 needed)", Buf(te.begin(), te.begin() + static_cast<long>(n)),
                   "header.truncated");
 
     // Magic.

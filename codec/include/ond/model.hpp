@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -132,6 +133,15 @@ struct Doc {
 
     // Sets text and its UTF-16 length; throws ond::Error(content.invalid-string) if not WTF-8.
     void set_text(std::string_view wtf8);
+
+    // Token i's text as a view of `text` (token offsets count UTF-16 units, `text` is WTF-8):
+    // nullopt when the token starts or ends between the two halves of a surrogate pair, or lies
+    // outside the text. It walks the text from its start; to take every token's text, walk once
+    // with unicode::Utf16Offsets (ond/unicode.hpp):
+    //     ond::unicode::Utf16Offsets at(doc.text);
+    //     for (std::size_t i = 0; i < doc.tokens.size(); ++i)
+    //         auto text = at.view(doc.tokens.start[i], doc.tokens.length[i]);
+    std::optional<std::string_view> token_text(std::size_t i) const;
 };
 
 struct Container {

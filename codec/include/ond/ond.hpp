@@ -5,6 +5,7 @@
 #include "ond/inspect.hpp"
 #include "ond/model.hpp"
 #include "ond/reader.hpp"
+#include "ond/result.hpp"
 #include "ond/stream.hpp"
 #include "ond/unicode.hpp"
 #include "ond/writer.hpp"

@@ -37,4 +37,41 @@ void append_utf16le_from_wtf8(std::string& out, std::string_view s);
 // The same into memory with room for 2 * wtf8_utf16_length(s) bytes; returns the bytes written.
 std::size_t write_utf16le_from_wtf8(unsigned char* out, std::string_view s) noexcept;
 
+// ---- offsets between UTF-16 code units and WTF-8 bytes ----------------------------------------
+//
+// Token and span offsets count UTF-16 code units; the model's text is WTF-8. These map one to
+// the other on a valid WTF-8 string (Doc::text always is: set_text and the readers check it). An
+// offset between the two halves of a surrogate pair has no byte in WTF-8 (the pair is one 4-byte
+// sequence), and a byte offset inside a sequence has no code unit: both give nullopt, as does an
+// offset past the end.
+
+// The byte offset of UTF-16 offset `units` in `s`.
+std::optional<std::size_t> utf16_to_wtf8_offset(std::string_view s, std::uint64_t units) noexcept;
+// The UTF-16 offset of byte offset `bytes` in `s`.
+std::optional<std::uint64_t> wtf8_to_utf16_offset(std::string_view s, std::size_t bytes) noexcept;
+
+// The same for many offsets over one string, in O(1) amortised per call while the offsets do
+// not go back (a document's tokens are in text order); going back restarts from the beginning.
+class Utf16Offsets {
+public:
+    explicit Utf16Offsets(std::string_view wtf8) noexcept : s_(wtf8) {}
+
+    std::optional<std::size_t> to_bytes(std::uint64_t units) noexcept;
+    std::optional<std::uint64_t> to_units(std::size_t bytes) noexcept;
+    // The bytes of the UTF-16 range [start, start + length) as a view of the string.
+    std::optional<std::string_view> view(std::uint64_t start, std::uint64_t length) noexcept;
+    // The UTF-16 range (start, length) of a byte range of the string, e.g. of a substring found
+    // with find(): `part` must lie within the string's bytes.
+    struct Range {
+        std::uint64_t start = 0, length = 0;
+    };
+    std::optional<Range> range(std::size_t byte_start, std::size_t byte_length) noexcept;
+
+private:
+    void restart_if_past(std::uint64_t units, std::size_t bytes) noexcept;
+    std::string_view s_;
+    std::size_t byte_ = 0;   // a sequence boundary
+    std::uint64_t unit_ = 0;  // its UTF-16 offset
+};
+
 }  // namespace ond::unicode
