@@ -72,25 +72,32 @@ std::uint64_t check_container_size(const Header& h, std::uint64_t total, std::ui
     return expected;
 }
 
+namespace {
+std::string hex32(std::uint32_t v) {
+    char buf[11];
+    static const char* digits = "0123456789abcdef";
+    buf[0] = '0';
+    buf[1] = 'x';
+    for (int i = 0; i < 8; ++i) buf[2 + i] = digits[(v >> (28 - 4 * i)) & 15];
+    buf[10] = 0;
+    return std::string(buf);
+}
+}  // namespace
+
+void check_crc(std::uint32_t stored, std::uint32_t actual, std::uint64_t offset) {
+    if (OND_CHECK(Errc::crc_mismatch, stored != actual))
+        fail(Errc::crc_mismatch, offset,
+             "the trailer holds CRC-32 " + hex32(stored) + ", but the bytes before it give " + hex32(actual));
+}
+
 template <class M>
 void check_trailer(Bytes all, std::uint64_t origin, Tracer* tr) {
     const auto* p = reinterpret_cast<const std::uint8_t*>(all.data());
     const std::size_t covered = all.size() - trailer_size;
     const std::uint32_t stored = Cursor::load_u32(p + covered);
     const std::uint32_t actual = crc32(p, covered);
-    auto hex = [](std::uint32_t v) {
-        char buf[11];
-        static const char* digits = "0123456789abcdef";
-        buf[0] = '0';
-        buf[1] = 'x';
-        for (int i = 0; i < 8; ++i) buf[2 + i] = digits[(v >> (28 - 4 * i)) & 15];
-        buf[10] = 0;
-        return std::string(buf);
-    };
-    if constexpr (M::trace) tr->field(origin + covered, 4, "trailer.crc32", hex(stored));
-    if (OND_CHECK(Errc::crc_mismatch, stored != actual))
-        fail(Errc::crc_mismatch, origin + covered,
-             "the trailer holds CRC-32 " + hex(stored) + ", but the bytes before it give " + hex(actual));
+    if constexpr (M::trace) tr->field(origin + covered, 4, "trailer.crc32", hex32(stored));
+    check_crc(stored, actual, origin + covered);
 }
 
 #define OND_INSTANTIATE(M)                                 \

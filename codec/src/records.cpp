@@ -1,5 +1,7 @@
 // Section framing (R8-R10), document bodies, and ONDB records, section 5 (R11).
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "sections.hpp"
 #include "trace_format.hpp"
@@ -19,7 +21,11 @@ const char* section_name(std::uint8_t id) noexcept {
     }
 }
 
-SectionFrame read_section_frame(Cursor& body, int& last_id) {
+namespace {
+
+// A body's frames, from a Cursor over the whole body or from a StreamedBody.
+template <class Body>
+SectionFrame read_frame(Body& body, int& last_id) {
     SectionFrame f;
     f.offset = body.offset();
     if (OND_CHECK(Errc::section_truncated, body.remaining() < 5))
@@ -41,7 +47,61 @@ SectionFrame read_section_frame(Cursor& body, int& last_id) {
     return f;
 }
 
+}  // namespace
+
+SectionFrame read_section_frame(Cursor& body, int& last_id) { return read_frame(body, last_id); }
+
 namespace {
+
+// A body arriving from a stream: the same reads as a Cursor over the whole body, each one taken
+// from the source when it is made. A section's content is read whole into one of two buffers:
+// the string table's, kept to the end of the body (the table refers to it), or the one shared
+// by the other sections, reused from section to section.
+class StreamedBody {
+public:
+    StreamedBody(ByteSource& src, std::uint64_t offset, std::uint64_t length, std::vector<std::byte>& table_bytes,
+                 std::vector<std::byte>& section_bytes)
+        : src_(src), off_(offset), left_(length), table_(table_bytes), section_(section_bytes) {}
+
+    bool empty() const noexcept { return left_ == 0; }
+    std::uint64_t remaining() const noexcept { return left_; }
+    std::uint64_t offset() const noexcept { return off_; }
+    std::uint8_t u8() {
+        std::byte b[1];
+        take(b, 1);
+        return static_cast<std::uint8_t>(b[0]);
+    }
+    std::uint32_t u32() {
+        std::byte b[4];
+        take(b, 4);
+        return Cursor::load_u32(reinterpret_cast<const std::uint8_t*>(b));
+    }
+    Cursor section(const SectionFrame& f) {
+        std::vector<std::byte>& buf = f.id == sec_strings ? table_ : section_;
+        const std::uint64_t at = off_;
+        src_.take(buf, f.length);
+        off_ += f.length;
+        left_ -= f.length;
+        return Cursor(Bytes(buf.data(), f.length), at);
+    }
+
+private:
+    void take(std::byte* dst, std::size_t n) {
+        src_.take(scratch_, n);
+        std::memcpy(dst, scratch_.data(), n);
+        off_ += n;
+        left_ -= n;
+    }
+    ByteSource& src_;
+    std::uint64_t off_;
+    std::uint64_t left_;
+    std::vector<std::byte>& table_;
+    std::vector<std::byte>& section_;
+    std::vector<std::byte> scratch_;
+};
+
+Cursor section_content(Cursor& body, const SectionFrame& f) { return body.sub(f.length); }
+Cursor section_content(StreamedBody& body, const SectionFrame& f) { return body.section(f); }
 
 constexpr unsigned bit(unsigned id) { return 1u << id; }
 
@@ -69,22 +129,22 @@ const char* place_name(Place p) {
 }
 
 // Walks the sections of one body or record: framing, order, missing and misplaced sections.
-template <class M>
+template <class M, class Body = Cursor>
 class SectionWalker {
 public:
     SectionWalker(Place place, Tracer* tr) : place_(place), rules_(rules_for(place)), tr_(tr) {}
 
     // The next known section's frame and content; false at the end (after the missing check).
     // Unknown sections are skipped here; misplaced ones are refused.
-    bool next(Cursor& body, SectionFrame& f, Cursor& content) {
+    bool next(Body& body, SectionFrame& f, Cursor& content) {
         for (;;) {
             if (body.empty()) {
                 check_missing(256, body.offset());
                 return false;
             }
-            f = read_section_frame(body, last_);
+            f = read_frame(body, last_);
             check_missing(f.id, f.offset);
-            content = body.sub(f.length);
+            content = section_content(body, f);
             const bool misplaced = f.id >= 1 && f.id <= 7 && !(rules_.known & bit(f.id));
             const bool defined = f.id >= 1 && f.id <= 7 && !misplaced;  // misplaced: only with the check off
             if (OND_CHECK(Errc::section_misplaced, misplaced))
@@ -186,6 +246,24 @@ std::uint32_t decode_ondc_body(Cursor& body, TableView& table, StringStore* stri
     while (walker.next(body, f, content)) {
         if (f.id == sec_strings)
             decode_string_table_section<M>(content, table, strings, tr);
+        else
+            doc.decode(f, content);
+        walker.finish(f, content);
+    }
+    return doc.n;
+}
+
+std::uint32_t validate_ondc_body_streamed(ByteSource& src, std::uint64_t offset, std::uint32_t length, TableView& table,
+                                          std::vector<std::byte>& table_bytes, std::vector<std::byte>& section_bytes) {
+    using M = ValidateMode;
+    StreamedBody body(src, offset, length, table_bytes, section_bytes);
+    SectionWalker<M, StreamedBody> walker(Place::ondc_body, nullptr);
+    DocSections<M> doc{table, nullptr, nullptr};
+    SectionFrame f;
+    Cursor content(Bytes{});
+    while (walker.next(body, f, content)) {
+        if (f.id == sec_strings)
+            decode_string_table_section<M>(content, table, nullptr, nullptr);
         else
             doc.decode(f, content);
         walker.finish(f, content);

@@ -142,6 +142,21 @@ std::uint32_t decode_record_body(Cursor& record, const TableView& table, Doc* ou
 template <class M>
 std::uint32_t decode_ondc_body(Cursor& body, TableView& table, StringStore* strings, Doc* out, Tracer* tr);
 
+// The bytes of a container arriving from a stream (StreamReader::skip_next).
+class ByteSource {
+public:
+    virtual ~ByteSource() = default;
+    // Replaces `out`'s contents with the next n bytes; throws (stream.truncated) when the stream
+    // ends first. Memory grows with what arrives (R26).
+    virtual void take(std::vector<std::byte>& out, std::size_t n) = 0;
+};
+
+// An ONDC body validated section by section as its bytes arrive: the checks, order and errors
+// of decode_ondc_body<ValidateMode>, holding the string table's bytes and one section's at a
+// time (in `table_bytes` and `section_bytes`, which keep their capacity for the next call).
+std::uint32_t validate_ondc_body_streamed(ByteSource& src, std::uint64_t offset, std::uint32_t length, TableView& table,
+                                          std::vector<std::byte>& table_bytes, std::vector<std::byte>& section_bytes);
+
 // An ONDB body up to its records: section 1, then section 5's frame (which must end the body)
 // and count (R11), checked against the section's bytes. `records` is left at the first record.
 struct BinRecords {
@@ -172,6 +187,8 @@ std::uint64_t check_container_size(const Header& h, std::uint64_t total, std::ui
 // Verifies the trailer (R7): `all` is the whole container, trailer included.
 template <class M>
 void check_trailer(Bytes all, std::uint64_t origin, Tracer* tr);
+// The trailer's check alone: `offset` is the trailer's.
+void check_crc(std::uint32_t stored, std::uint32_t actual, std::uint64_t offset);
 
 std::uint32_t crc32(const std::uint8_t* p, std::size_t n, std::uint32_t crc = 0) noexcept;
 

@@ -1,4 +1,5 @@
 // Back-to-back ONDC containers from a stream (R25, R26).
+#include <algorithm>
 #include <cstring>
 
 #include "ond/stream.hpp"
@@ -27,28 +28,101 @@ std::size_t read_fully(const ReadFn& read, std::byte* dst, std::size_t want) {
 }
 }  // namespace
 
-bool StreamReader::fill_container() {
-    if (done_) return false;
-    const std::uint64_t start = offset_;
-    buf_.resize(detail::header_size);
-    const std::size_t got = read_fully(read_, buf_.data(), detail::header_size);
-    if (got == 0) {
-        done_ = true;
-        buf_.clear();
-        return false;
-    }
-    done_ = true;  // stays set if anything below throws
+namespace {
+
+struct Started {
+    detail::Header header;
+    std::uint64_t total = 0;  // header, body and trailer
+};
+
+// Reads and checks a container's header into buf (12 bytes); nullopt at a clean end.
+std::optional<Started> read_header(const ReadFn& read, std::vector<std::byte>& buf, std::uint64_t start) {
+    buf.resize(detail::header_size);
+    const std::size_t got = read_fully(read, buf.data(), detail::header_size);
+    if (got == 0) return std::nullopt;
     if (got < detail::header_size)
         throw Error(Errc::stream_truncated, start + got,
                     "the stream ends after " + detail::count_of(got, "byte", "bytes") + " of a container's header");
-    if (OND_CHECK(Errc::stream_bin_in_stream, std::memcmp(buf_.data(), "ONDB", 4) == 0))
+    if (OND_CHECK(Errc::stream_bin_in_stream, std::memcmp(buf.data(), "ONDB", 4) == 0))
         throw Error(Errc::stream_bin_in_stream, start, "an ONDB container in a stream of ONDC containers");
-    detail::Cursor hc(Bytes(buf_.data(), detail::header_size), start);
-    const detail::Header h = detail::decode_header<detail::ValidateMode>(hc, nullptr);
-    if (OND_CHECK(Errc::stream_length_too_large, h.body_length > stream_max_body_length))
+    detail::Cursor hc(Bytes(buf.data(), detail::header_size), start);
+    Started s;
+    s.header = detail::decode_header<detail::ValidateMode>(hc, nullptr);
+    if (OND_CHECK(Errc::stream_length_too_large, s.header.body_length > stream_max_body_length))
         throw Error(Errc::stream_length_too_large, start + 8,
-                    "a declared body length of " + detail::count_of(h.body_length, "byte", "bytes") + " (at most 1 GiB in a stream)");
-    const std::uint64_t total = detail::header_size + std::uint64_t{h.body_length} + (h.crc ? detail::trailer_size : 0);
+                    "a declared body length of " + detail::count_of(s.header.body_length, "byte", "bytes") +
+                        " (at most 1 GiB in a stream)");
+    s.total = detail::header_size + std::uint64_t{s.header.body_length} + (s.header.crc ? detail::trailer_size : 0);
+    return s;
+}
+
+[[noreturn]] void truncated(std::uint64_t start, std::uint64_t have, std::uint64_t total) {
+    throw Error(Errc::stream_truncated, start + have,
+                "the stream ends " + detail::count_of(total - have, "byte", "bytes") + " before the end of the container");
+}
+
+// The rest of a container as it arrives, for skip_next: counts the bytes, runs the CRC over
+// them, and grows each buffer it fills with what arrives, at most 1 MiB a read (R26).
+class Arriving final : public detail::ByteSource {
+public:
+    Arriving(const ReadFn& read, std::uint64_t start, std::uint64_t total, const std::vector<std::byte>& header)
+        : read_(read), start_(start), total_(total), have_(header.size()),
+          crc_(detail::crc32(reinterpret_cast<const std::uint8_t*>(header.data()), header.size())) {}
+
+    void take(std::vector<std::byte>& out, std::size_t n) override {
+        out.clear();
+        if (n > out.capacity()) std::vector<std::byte>().swap(out);  // never the old and the new at once
+        std::size_t got = 0;
+        while (got < n) {
+            const std::size_t step = std::min(n - got, stream_read_step);
+            if (got + step > out.capacity()) out.reserve(std::min(n, std::max(got + step, 2 * out.capacity())));
+            out.resize(got + step);
+            const std::size_t r = read_fully(read_, out.data() + got, step);
+            if (covered_) crc_ = detail::crc32(reinterpret_cast<const std::uint8_t*>(out.data() + got), r, crc_);
+            have_ += r;
+            got += r;
+            if (r < step) truncated(start_, have_, total_);
+        }
+    }
+    // The trailer: not covered by the CRC.
+    std::uint32_t trailer() {
+        covered_ = false;
+        std::vector<std::byte> t;
+        take(t, detail::trailer_size);
+        return detail::Cursor::load_u32(reinterpret_cast<const std::uint8_t*>(t.data()));
+    }
+    // Reads what is left of the container, for its verdict: stream.truncated if it does not all come.
+    void drain() {
+        std::vector<std::byte> scratch;
+        while (have_ < total_) take(scratch, static_cast<std::size_t>(std::min<std::uint64_t>(total_ - have_, stream_read_step)));
+    }
+    std::uint32_t crc() const noexcept { return crc_; }
+
+private:
+    const ReadFn& read_;
+    std::uint64_t start_;
+    std::uint64_t total_;
+    std::uint64_t have_;
+    std::uint32_t crc_;
+    bool covered_ = true;
+};
+
+}  // namespace
+
+bool StreamReader::fill_container() {
+    if (done_) return false;
+    const std::uint64_t start = offset_;
+    done_ = true;  // stays set if anything below throws, and at a clean end
+    const std::optional<Started> s = read_header(read_, buf_, start);
+    if (!s) {
+        buf_.clear();
+        return false;
+    }
+    read_rest(start, s->total);
+    return true;
+}
+
+void StreamReader::read_rest(std::uint64_t start, std::uint64_t total) {
     // Grow with what arrives, 1 MiB at a time, so a false length cannot make us allocate it.
     std::size_t have = detail::header_size;
     while (have < total) {
@@ -56,13 +130,10 @@ bool StreamReader::fill_container() {
         buf_.resize(have + step);
         const std::size_t r = read_fully(read_, buf_.data() + have, step);
         have += r;
-        if (r < step)
-            throw Error(Errc::stream_truncated, start + have,
-                        "the stream ends " + detail::count_of(total - have, "byte", "bytes") + " before the end of the container");
+        if (r < step) truncated(start, have, total);
     }
     offset_ = start + total;
     done_ = false;
-    return true;
 }
 
 std::optional<Container> StreamReader::next() {
@@ -76,9 +147,39 @@ std::optional<Container> StreamReader::next() {
 }
 
 bool StreamReader::skip_next() {
-    if (!fill_container()) return false;
-    done_ = true;
-    detail::decode_container<detail::ValidateMode>(Bytes(buf_.data(), buf_.size()), offset_ - buf_.size(), nullptr, nullptr);
+    if (done_) return false;
+    const std::uint64_t start = offset_;
+    done_ = true;  // stays set if anything below throws, and at a clean end
+    const std::optional<Started> s = read_header(read_, buf_, start);
+    if (!s) {
+        buf_.clear();
+        return false;
+    }
+    if (s->header.format != Format::ondc) {  // only with the bin-in-stream check switched off (tests)
+        read_rest(start, s->total);
+        done_ = true;
+        detail::decode_container<detail::ValidateMode>(Bytes(buf_.data(), buf_.size()), start, nullptr, nullptr);
+        done_ = false;
+        ++count_;
+        return true;
+    }
+    Arriving src(read_, start, s->total, buf_);
+    detail::TableView table;
+    try {
+        detail::validate_ondc_body_streamed(src, start + detail::header_size, s->header.body_length, table, table_buf_,
+                                            section_buf_);
+    } catch (const Error& e) {
+        // Whether the stream holds the whole container decides first (as in next(), which reads
+        // it all before any check): a short stream is stream.truncated, whatever the fault.
+        if (e.errc() == Errc::stream_truncated) throw;
+        src.drain();
+        throw;
+    }
+    if (s->header.crc) {
+        const std::uint32_t actual = src.crc();
+        detail::check_crc(src.trailer(), actual, start + detail::header_size + s->header.body_length);
+    }
+    offset_ = start + s->total;
     done_ = false;
     ++count_;
     return true;

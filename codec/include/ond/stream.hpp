@@ -28,7 +28,11 @@ public:
     // Throws ond::Error with offsets counted from the start of the stream. After a throw the
     // reader is finished.
     std::optional<Container> next();
-    // Same, but only checks (validate-only); false at a clean end.
+    // Same, but only checks (validate-only); false at a clean end. It validates each section as
+    // its bytes arrive and holds at most the string table and one other section at a time (not
+    // the container), with the same verdict and error as next(): a fault inside the container is
+    // reported once the rest of it has arrived, so a stream that ends early is still
+    // stream.truncated.
     bool skip_next();
 
     std::uint64_t containers_read() const noexcept { return count_; }
@@ -36,8 +40,11 @@ public:
 
 private:
     bool fill_container();  // reads one container's bytes into buf_; false at clean end
+    void read_rest(std::uint64_t start, std::uint64_t total);  // the bytes after the header, into buf_
     ReadFn read_;
     std::vector<std::byte> buf_;
+    std::vector<std::byte> table_buf_;    // skip_next: the string table's bytes
+    std::vector<std::byte> section_buf_;  // skip_next: one other section's bytes
     std::uint64_t offset_ = 0;
     std::uint64_t count_ = 0;
     bool done_ = false;
