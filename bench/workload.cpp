@@ -388,6 +388,7 @@ Workload make_workload(Kind kind, bool crc, double scale) {
     if (kind == Kind::b) {
         w.stream = w.bytes;
         w.stream_docs = 1;
+        w.stream_max_container = w.bytes.size();
     } else {
         for (const Doc& d : c.docs) {
             Container one;
@@ -395,7 +396,9 @@ Workload make_workload(Kind kind, bool crc, double scale) {
             one.crc = crc;
             one.docs.push_back(copy_doc(d, c.strings, one.strings));
             if (kind == Kind::c) add_cats_and_spans(rng, one.docs.back(), one.strings);
-            append_bytes(w.stream, ond::encode(one));
+            const std::vector<std::byte> bytes = ond::encode(one);
+            w.stream_max_container = std::max<std::uint64_t>(w.stream_max_container, bytes.size());
+            append_bytes(w.stream, bytes);
             ++w.stream_docs;
         }
     }

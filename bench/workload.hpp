@@ -32,6 +32,7 @@ struct Workload {
     // them also carries categories and span groups. For (b) it is `bytes` again.
     std::vector<std::byte> stream;
     std::uint64_t stream_docs = 0;
+    std::uint64_t stream_max_container = 0;  // bytes of the stream's largest container
     std::uint64_t docs = 0;
     std::uint64_t tokens = 0;
     std::string all_text;         // every document's text, concatenated (UTF-8), for the UTF-8 baselines
