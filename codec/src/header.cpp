@@ -10,6 +10,7 @@
 #endif
 
 #include "sections.hpp"
+#include "ond/hex.hpp"
 #include "trace_format.hpp"
 
 static_assert(std::endian::native == std::endian::little, "the codec reads floats and u32 columns in place");
@@ -78,19 +79,11 @@ void check_trailer(Bytes all, std::uint64_t origin, Tracer* tr) {
     const std::size_t covered = all.size() - trailer_size;
     const std::uint32_t stored = Cursor::load_u32(p + covered);
     const std::uint32_t actual = crc32(p, covered);
-    auto hex = [](std::uint32_t v) {
-        char buf[11];
-        static const char* digits = "0123456789abcdef";
-        buf[0] = '0';
-        buf[1] = 'x';
-        for (int i = 0; i < 8; ++i) buf[2 + i] = digits[(v >> (28 - 4 * i)) & 15];
-        buf[10] = 0;
-        return std::string(buf);
-    };
-    if constexpr (M::trace) tr->field(origin + covered, 4, "trailer.crc32", hex(stored));
+    auto hex32 = [](std::uint32_t v) { return "0x" + hex::of(v, 8); };
+    if constexpr (M::trace) tr->field(origin + covered, 4, "trailer.crc32", hex32(stored));
     if (OND_CHECK(Errc::crc_mismatch, stored != actual))
         fail(Errc::crc_mismatch, origin + covered,
-             "the trailer holds CRC-32 " + hex(stored) + ", but the bytes before it give " + hex(actual));
+             "the trailer holds CRC-32 " + hex32(stored) + ", but the bytes before it give " + hex32(actual));
 }
 
 #define OND_INSTANTIATE(M)                                 \

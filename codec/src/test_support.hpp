@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ond/hex.hpp"
 #include "ond/ond.hpp"
 
 namespace ond::test {
@@ -352,10 +353,8 @@ inline ::testing::AssertionResult SameBytes(const std::vector<std::uint8_t>& got
         std::string s;
         const std::size_t from = i >= 8 ? i - 8 : 0;
         for (std::size_t k = from; k < v.size() && k < i + 16; ++k) {
-            static const char* d = "0123456789abcdef";
             if (k == i) s += '[';
-            s += d[v[k] >> 4];
-            s += d[v[k] & 15];
+            hex::append(s, v[k], 2);
             if (k == i) s += ']';
             s += ' ';
         }
