@@ -12,7 +12,7 @@
 
 #include "cases.hpp"
 #include "derive.hpp"
-#include "fixture.hpp"
+#include "test_fixture.hpp"
 #include "framing.hpp"
 #include "mutate.hpp"
 #include "ond/content_json.hpp"

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "classify.hpp"
-#include "fixture.hpp"
+#include "test_fixture.hpp"
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"
 

@@ -1,4 +1,4 @@
-// Shared helpers for the codec's unit tests: a small byte builder that writes the format's
+// Shared helpers for the codec's unit tests (and the cli tests): a small byte builder that writes the format's
 // primitives straight from the spec (not through the codec), container framing with an
 // independent CRC-32, and assertions that run every reading path on the same bytes.
 #pragma once

@@ -1,4 +1,4 @@
-#include "fixture.hpp"
+#include "test_fixture.hpp"
 
 #include <cstring>
 #include <filesystem>
