@@ -11,9 +11,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
-
-#include "ond/corpus_sha256.hpp"
 
 namespace ond::conformance {
 
@@ -105,41 +102,6 @@ bool glob_match(const std::string& p, const std::string& t) {
     return pi == p.size();
 }
 
-namespace {
-
-std::string str_or(const nlohmann::json& j, const char* key, std::string def = {}) {
-    auto it = j.find(key);
-    if (it == j.end() || it->is_null()) return def;
-    if (it->is_string()) return it->get<std::string>();
-    return it->dump();
-}
-
-void load_rules(Corpus& c) {
-    std::string text;
-    try {
-        text = read_file(c.dir + "/rules.json");
-    } catch (const std::exception&) {
-        return;
-    }
-    auto j = nlohmann::json::parse(text);
-    const nlohmann::json* list = &j;
-    if (j.is_object() && j.contains("rules")) list = &j["rules"];
-    if (list->is_array()) {
-        for (const auto& r : *list) {
-            if (r.is_string()) c.rules.push_back({r.get<std::string>(), ""});
-            else c.rules.push_back({str_or(r, "id"), str_or(r, "title")});
-        }
-    } else if (list->is_object()) {
-        for (auto it = list->begin(); it != list->end(); ++it) {
-            std::string title = it->is_string() ? it->get<std::string>()
-                                : it->is_object() ? str_or(*it, "title") : std::string();
-            c.rules.push_back({it.key(), title});
-        }
-    }
-}
-
-}  // namespace
-
 Corpus load_corpus(const std::string& dir) {
     const corpus::Manifest m = corpus::Manifest::read(dir);
     Corpus c;
@@ -178,7 +140,7 @@ Corpus load_corpus(const std::string& dir) {
         c.cases.push_back(std::move(k));
     }
     try {
-        load_rules(c);
+        c.rules = corpus::read_rules(dir);
     } catch (const std::exception& e) {
         c.problems.push_back(std::string("rules.json: ") + e.what());
     }

@@ -42,10 +42,7 @@ struct Case {
     bool check_memory = false;          // hold the testee's peak RSS to the bound
 };
 
-struct Rule {
-    std::string id;
-    std::string title;
-};
+using corpus::Rule;
 
 struct Corpus {
     std::string dir;

@@ -122,4 +122,30 @@ std::vector<std::string> Manifest::mismatched_files() const {
     return out;
 }
 
+std::vector<Rule> read_rules(const std::string& dir) {
+    std::vector<Rule> rules;
+    std::string text;
+    try {
+        text = read_file(dir + "/rules.json");
+    } catch (const std::exception&) {
+        return rules;
+    }
+    auto j = nlohmann::json::parse(text);
+    const nlohmann::json* list = &j;
+    if (j.is_object() && j.contains("rules")) list = &j["rules"];
+    if (list->is_array()) {
+        for (const auto& r : *list) {
+            if (r.is_string()) rules.push_back({r.get<std::string>(), ""});
+            else rules.push_back({str_or(r, "id"), str_or(r, "title")});
+        }
+    } else if (list->is_object()) {
+        for (auto it = list->begin(); it != list->end(); ++it) {
+            std::string title = it->is_string() ? it->get<std::string>()
+                                : it->is_object() ? str_or(*it, "title") : std::string();
+            rules.push_back({it.key(), title});
+        }
+    }
+    return rules;
+}
+
 }  // namespace ond::corpus

@@ -4,7 +4,6 @@
 
 #include <charconv>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,18 +65,6 @@ inline std::optional<std::int64_t> integer_value(std::string_view text) {
     auto r = std::from_chars(text.data(), text.data() + text.size(), v);
     if (r.ec != std::errc() || r.ptr != text.data() + text.size()) return std::nullopt;
     return v;
-}
-
-// A Float and its binary32 pattern ({"f32bits": N}).
-inline std::uint32_t bits_of(float f) {
-    std::uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return b;
-}
-inline float float_of(std::uint32_t b) {
-    float f;
-    std::memcpy(&f, &b, 4);
-    return f;
 }
 
 }  // namespace ond::json::detail

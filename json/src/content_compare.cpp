@@ -1,4 +1,5 @@
 // Structural comparison of two content JSON texts (compare_content).
+#include <bit>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -14,10 +15,7 @@ namespace ond::json {
 
 namespace {
 
-using detail::Node;
-using detail::NodeKind;
-using detail::Path;
-using detail::Tape;
+using namespace detail;  // the tape (Node, NodeKind, Tape) and Path
 
 class Comparer {
 public:
@@ -51,7 +49,7 @@ private:
     // The binary32 pattern of a Float node: a number, or {"f32bits": N} with N in 0..2^32-1.
     static std::optional<std::uint32_t> float_bits(const Tape& t, std::uint32_t i) {
         const Node& n = t[i];
-        if (n.kind == NodeKind::number) return detail::bits_of(parse_float(n.text()));
+        if (n.kind == NodeKind::number) return std::bit_cast<std::uint32_t>(parse_float(n.text()));
         if (n.kind != NodeKind::object || n.count != 1 || t[i + 1].text() != model::name(model::F32BitsKeys::f32bits))
             return std::nullopt;
         const Node& v = t[i + 2];
@@ -86,7 +84,7 @@ private:
 
     static std::string bits_hex(std::uint32_t b) { return "0x" + hex::of(b, 8); }
 
-    static std::string show_bits(std::uint32_t b) { return show_float(detail::float_of(b)) + " (" + bits_hex(b) + ")"; }
+    static std::string show_bits(std::uint32_t b) { return show_float(std::bit_cast<float>(b)) + " (" + bits_hex(b) + ")"; }
 
     static std::string show_float(float f) {
         if (std::isnan(f)) return "nan";

@@ -1,5 +1,6 @@
 // Content JSON -> content (from_json): each object read by its named field list.
 #include <array>
+#include <bit>
 #include <limits>
 
 #include "content_common.hpp"
@@ -12,10 +13,7 @@ namespace ond::json {
 
 namespace {
 
-using detail::Node;
-using detail::NodeKind;
-using detail::Path;
-using detail::Tape;
+using namespace detail;  // the tape (Node, NodeKind, Tape) and Path
 
 // A node of the tape and where it sits, for messages.
 struct At {
@@ -175,13 +173,23 @@ private:
         const Node& n = t_[at.node];
         if (n.kind == NodeKind::object) {
             using K = model::F32BitsKeys;
-            return detail::float_of(u32(fields<K>(at)[K::f32bits]));
+            return std::bit_cast<float>(u32(fields<K>(at)[K::f32bits]));
         }
         if (n.kind != NodeKind::number) wrong(at, "expected a number or {\"f32bits\": N}");
         return parse_float(n.text());
     }
 
     StringId label(const At& at, StringStore& strings) const { return strings.intern(content_string(at)); }
+
+    // An entity or a span: the same four fields.
+    template <class Keys, class X>
+    void labelled_span(const At& at, X& x, StringStore& strings) const {
+        const auto g = fields<Keys>(at);
+        x.start = u32(g[Keys::start]);
+        x.length = u32(g[Keys::length]);
+        x.label = label(g[Keys::label], strings);
+        x.conf = number(g[Keys::conf]);
+    }
 
     void doc(const At& at, Doc& d, StringStore& strings) const {
         using K = model::DocKeys;
@@ -204,13 +212,7 @@ private:
         });
 
         d.has_ents = null_or_each(f[K::ents], [&](const At& e) {
-            using E = model::EntityKeys;
-            const auto g = fields<E>(e);
-            Entity& x = d.ents.emplace_back();
-            x.start = u32(g[E::start]);
-            x.length = u32(g[E::length]);
-            x.label = label(g[E::label], strings);
-            x.conf = number(g[E::conf]);
+            labelled_span<model::EntityKeys>(e, d.ents.emplace_back(), strings);
         });
 
         d.has_cats = null_or_each(f[K::cats], [&](const At& e) {
@@ -227,14 +229,7 @@ private:
             const auto g = fields<G>(e);
             SpanGroup& grp = d.spans.emplace_back();
             grp.name = label(g[G::name], strings);
-            each(g[G::spans], [&](const At& s) {
-                const auto h = fields<S>(s);
-                Span& x = grp.spans.emplace_back();
-                x.start = u32(h[S::start]);
-                x.length = u32(h[S::length]);
-                x.label = label(h[S::label], strings);
-                x.conf = number(h[S::conf]);
-            });
+            each(g[G::spans], [&](const At& s) { labelled_span<S>(s, grp.spans.emplace_back(), strings); });
         });
     }
 

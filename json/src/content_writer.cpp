@@ -1,4 +1,5 @@
 // Content -> content JSON (to_json, write_json), keys from the content model.
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <type_traits>
@@ -114,7 +115,7 @@ private:
         }
         out_ += '{';
         key(model::F32BitsKeys::f32bits);
-        num(detail::bits_of(f));
+        num(std::bit_cast<std::uint32_t>(f));
         out_ += '}';
     }
     void str(std::string_view wtf8) {
@@ -170,6 +171,31 @@ private:
     static constexpr std::uint8_t unknown = 0, yes = 1, no = 2;
     std::vector<std::uint8_t> plain_;  // per string id
 
+    // A JSON array of n objects, each on its own line at `level` when pretty; item(i) writes the
+    // members of the i-th.
+    template <class F>
+    void objects(std::size_t n, int level, F&& item) {
+        out_ += '[';
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i) out_ += ',';
+            nl(level);
+            out_ += '{';
+            item(i);
+            out_ += '}';
+        }
+        if (n) nl(level - 1);
+        out_ += ']';
+    }
+
+    // The members of an entity or a span: the same four fields.
+    template <class Keys, class X>
+    void labelled_span(const X& x) {
+        key(Keys::start); num(x.start); sep();
+        key(Keys::length); num(x.length); sep();
+        key(Keys::label); sid(x.label); sep();
+        key(Keys::conf); flt(x.conf);
+    }
+
     void doc(const Doc& d, int level) {
         out_ += '{';
         nl(level + 1);
@@ -179,13 +205,8 @@ private:
         comma(level + 1);
 
         key(D::tokens);
-        out_ += '[';
         const Tokens& t = d.tokens;
-        const std::size_t n = t.size();
-        for (std::size_t i = 0; i < n; ++i) {
-            if (i) out_ += ',';
-            nl(level + 2);
-            out_ += '{';
+        objects(t.size(), level + 2, [&](std::size_t i) {
             key(T::start); num(t.start[i]); sep();
             key(T::length); num(t.length[i]); sep();
             for (std::size_t col = 0; col < token_column_count; ++col) {
@@ -196,77 +217,34 @@ private:
             key(T::head); inum(t.head[i]); sep();
             key(T::sent); num(static_cast<std::uint8_t>(t.sent[i])); sep();
             key(T::conf); flt(t.conf[i]);
-            out_ += '}';
-        }
-        if (n) nl(level + 1);
-        out_ += ']';
+        });
         comma(level + 1);
 
         key(D::ents);
-        if (!d.has_ents) {
+        if (!d.has_ents)
             out_ += "null";
-        } else {
-            out_ += '[';
-            for (std::size_t i = 0; i < d.ents.size(); ++i) {
-                const Entity& e = d.ents[i];
-                if (i) out_ += ',';
-                nl(level + 2);
-                out_ += '{';
-                key(E::start); num(e.start); sep();
-                key(E::length); num(e.length); sep();
-                key(E::label); sid(e.label); sep();
-                key(E::conf); flt(e.conf);
-                out_ += '}';
-            }
-            if (!d.ents.empty()) nl(level + 1);
-            out_ += ']';
-        }
+        else
+            objects(d.ents.size(), level + 2, [&](std::size_t i) { labelled_span<E>(d.ents[i]); });
         comma(level + 1);
 
         key(D::cats);
         if (!d.has_cats) {
             out_ += "null";
         } else {
-            out_ += '[';
-            for (std::size_t i = 0; i < d.cats.size(); ++i) {
-                if (i) out_ += ',';
-                nl(level + 2);
-                out_ += '{';
+            objects(d.cats.size(), level + 2, [&](std::size_t i) {
                 key(K::label); sid(d.cats[i].label); sep();
                 key(K::score); flt(d.cats[i].score);
-                out_ += '}';
-            }
-            if (!d.cats.empty()) nl(level + 1);
-            out_ += ']';
+            });
         }
         comma(level + 1);
 
         key(D::spans);
-        out_ += '[';
-        for (std::size_t g = 0; g < d.spans.size(); ++g) {
+        objects(d.spans.size(), level + 2, [&](std::size_t g) {
             const SpanGroup& grp = d.spans[g];
-            if (g) out_ += ',';
-            nl(level + 2);
-            out_ += '{';
             key(G::name); sid(grp.name); sep();
             key(G::spans);
-            out_ += '[';
-            for (std::size_t i = 0; i < grp.spans.size(); ++i) {
-                const Span& s = grp.spans[i];
-                if (i) out_ += ',';
-                nl(level + 3);
-                out_ += '{';
-                key(S::start); num(s.start); sep();
-                key(S::length); num(s.length); sep();
-                key(S::label); sid(s.label); sep();
-                key(S::conf); flt(s.conf);
-                out_ += '}';
-            }
-            if (!grp.spans.empty()) nl(level + 2);
-            out_ += "]}";
-        }
-        if (!d.spans.empty()) nl(level + 1);
-        out_ += ']';
+            objects(grp.spans.size(), level + 3, [&](std::size_t i) { labelled_span<S>(grp.spans[i]); });
+        });
         nl(level);
         out_ += '}';
     }

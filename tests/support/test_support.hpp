@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -32,16 +33,8 @@ inline std::uint32_t ref_crc32(const std::uint8_t* p, std::size_t n) {
     return ~crc;
 }
 
-inline std::uint32_t float_bits(float f) {
-    std::uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
-}
-inline float bits_float(std::uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
+inline std::uint32_t float_bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+inline float bits_float(std::uint32_t u) { return std::bit_cast<float>(u); }
 
 // Appends the format's primitives. Every method returns *this so fields chain in spec order;
 // `size()` before a call gives the offset of the field about to be written.

@@ -56,6 +56,15 @@ struct Manifest {
     std::vector<std::string> mismatched_files() const;
 };
 
+// A rule of rules.json: its id ("R17") and title.
+struct Rule {
+    std::string id;
+    std::string title;
+};
+// The rules of DIR/rules.json (a list of ids or {id, title}, or an object id -> title or
+// {title}); empty when the file is absent. Throws when it is not JSON.
+std::vector<Rule> read_rules(const std::string& dir);
+
 // The whole file; throws std::runtime_error("cannot read PATH").
 std::string read_file(const std::string& path);
 
