@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ond/model.hpp"
+#include "ond/splitmix64.hpp"
 
 namespace ond::bench {
 
@@ -44,15 +45,9 @@ Workload make_workload(Kind kind, bool crc, double scale = 1.0);
 const char* describe(Kind kind);
 
 // splitmix64: small, fast, and good enough for synthetic text.
-class Rng {
+class Rng : public SplitMix64 {
 public:
-    explicit Rng(std::uint64_t seed) : s_(seed) {}
-    std::uint64_t next() {
-        std::uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
+    using SplitMix64::SplitMix64;
     // Uniform in [0, n) (Lemire's multiply-shift on the high 32 bits).
     std::uint32_t below(std::uint32_t n) { return static_cast<std::uint32_t>(((next() >> 32) * n) >> 32); }
     // Uniform in [lo, hi].
@@ -61,9 +56,6 @@ public:
     float unit() { return static_cast<float>(next() >> 40) * (1.0f / 16777216.0f); }
     double unit_double() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
     bool chance(double p) { return unit_double() < p; }
-
-private:
-    std::uint64_t s_;
 };
 
 }  // namespace ond::bench

@@ -24,15 +24,12 @@
 #include <unistd.h>
 
 #include "ond/content_json.hpp"
+#include "ond/hex.hpp"
 #include "ond/listing.hpp"
 #include "ond/ond.hpp"
 
-#if defined(OND_HAVE_CONFORMANCE)
 #include "ond/conformance.hpp"
-#endif
-#if defined(OND_HAVE_CORPUS)
 #include "ond/corpus_main.hpp"
-#endif
 
 #ifndef OND_VERSION
 #define OND_VERSION "unknown"
@@ -55,7 +52,6 @@ std::string escaped_name(std::string_view name) {
     std::string out;
     for (std::size_t i = 0; i < name.size(); ++i) {
         const auto b = static_cast<unsigned char>(name[i]);
-        char buf[8];
         if (b == '\\') {
             out += "\\\\";
         } else if (b == '\n') {
@@ -65,12 +61,12 @@ std::string escaped_name(std::string_view name) {
         } else if (b == '\r') {
             out += "\\r";
         } else if (b < 0x20 || b == 0x7F) {
-            std::snprintf(buf, sizeof buf, "\\x%02x", b);
-            out += buf;
+            out += "\\x";
+            ond::hex::append(out, b, 2);
         } else if (b == 0xC2 && i + 1 < name.size() && static_cast<unsigned char>(name[i + 1]) >= 0x80 &&
                    static_cast<unsigned char>(name[i + 1]) <= 0x9F) {
-            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(name[++i]));
-            out += buf;
+            out += "\\u";
+            ond::hex::append(out, static_cast<unsigned char>(name[++i]), 4);
         } else {
             out += static_cast<char>(b);
         }
@@ -391,14 +387,14 @@ int cmd_validate(const std::vector<std::string>& files, bool json, bool stream) 
 
 int cmd_inspect(const std::string& file, bool stream) {
     Input in(file);
-    const ond::tools::LineSink to_stdout = [](std::string_view line) { write_out(line.data(), line.size()); };
+    const ond::LineSink to_stdout = [](std::string_view line) { write_out(line.data(), line.size()); };
     bool ok = false;
     if (stream) {
-        ok = ond::tools::write_stream_listing([&](std::byte* dst, std::size_t max) { return in.read(dst, max); },
+        ok = ond::write_stream_listing([&](std::byte* dst, std::size_t max) { return in.read(dst, max); },
                                               to_stdout);
     } else {
         const std::vector<std::byte> data = in.read_container();
-        ok = ond::tools::write_listing(data, to_stdout);
+        ok = ond::write_listing(data, to_stdout);
     }
     flush_out();
     return ok ? exit_ok : exit_rejected;
@@ -407,18 +403,9 @@ int cmd_inspect(const std::string& file, bool stream) {
 // ---- the tools of other libraries ----------------------------------------------------------
 
 int forward(const std::string& word, int argc, char** argv) {
-#if defined(OND_HAVE_CONFORMANCE)
     if (word == "conform") return ond::conformance::conform_main(argc, argv);
     if (word == "serve") return ond::conformance::serve_main(argc, argv);
-#endif
-#if defined(OND_HAVE_CORPUS)
-    if (word == "corpus") return ond::corpus::corpus_main(argc, argv);
-#endif
-    (void)argc;
-    (void)argv;
-    const char* lib = word == "corpus" ? "corpus generator (target ond_corpus)" : "conformance runner (target ond_conformance)";
-    std::fprintf(stderr, "ond %s: the %s is not built into this ond\n", word.c_str(), lib);
-    return exit_usage;
+    return ond::corpus::corpus_main(argc, argv);
 }
 
 int run(int argc, char** argv) {

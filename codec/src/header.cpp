@@ -10,6 +10,7 @@
 #endif
 
 #include "sections.hpp"
+#include "ond/hex.hpp"
 #include "trace_format.hpp"
 
 static_assert(std::endian::native == std::endian::little, "the codec reads floats and u32 columns in place");
@@ -73,15 +74,7 @@ std::uint64_t check_container_size(const Header& h, std::uint64_t total, std::ui
 }
 
 namespace {
-std::string hex32(std::uint32_t v) {
-    char buf[11];
-    static const char* digits = "0123456789abcdef";
-    buf[0] = '0';
-    buf[1] = 'x';
-    for (int i = 0; i < 8; ++i) buf[2 + i] = digits[(v >> (28 - 4 * i)) & 15];
-    buf[10] = 0;
-    return std::string(buf);
-}
+std::string hex32(std::uint32_t v) { return "0x" + hex::of(v, 8); }
 }  // namespace
 
 void check_crc(std::uint32_t stored, std::uint32_t actual, std::uint64_t offset) {

@@ -21,6 +21,9 @@ struct ValidateMode { static constexpr bool build = false, trace = false; };
 struct DecodeMode { static constexpr bool build = true, trace = false; };
 struct InspectMode { static constexpr bool build = false, trace = true; };
 
+// Instantiates X(Mode) for each of the three modes (the explicit instantiations of each section).
+#define OND_FOR_EACH_MODE(X) X(::ond::detail::ValidateMode) X(::ond::detail::DecodeMode) X(::ond::detail::InspectMode)
+
 // Reports fields to an InspectFn (InspectMode only).
 class Tracer {
 public:
@@ -199,5 +202,15 @@ Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Trac
 // Range checks shared by reader and writer.
 inline bool confidence_ok(float c) noexcept { return c >= 0.0f && c <= 1.0f; }  // false for NaN
 inline constexpr std::uint32_t max_tokens = 33'554'432;
+
+// A count for messages, with thousands separators: 33554432 -> "33,554,432".
+inline std::string grouped(std::uint64_t n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
 
 }  // namespace ond::detail

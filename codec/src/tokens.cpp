@@ -8,7 +8,6 @@
 namespace ond::detail {
 
 namespace {
-const char* const column_names[token_column_count] = {"norm", "lemma", "pos", "tag", "dep", "morph"};
 
 std::string indexed(const char* what, std::uint32_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
 }  // namespace
@@ -20,7 +19,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     const std::uint32_t n = sec.varint();
     if (OND_CHECK(Errc::tokens_count_too_large, n > max_tokens))
         fail(Errc::tokens_count_too_large, n_offset,
-             detail::count_of(n, "token", "tokens") + " declared; at most 33,554,432 are allowed");
+             std::to_string(n) + " tokens declared; at most " + grouped(max_tokens) + " are allowed");
     if (OND_CHECK(Errc::tokens_count_exceeds_bytes, 9ull * n > sec.remaining()))
         fail(Errc::tokens_count_exceeds_bytes, n_offset,
              detail::count_of(n, "token", "tokens") + " need at least " + detail::count_of(9ull * n, "byte", "bytes") + ", but the section has " +
@@ -85,7 +84,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
                 idx = table.check_index(idx, off);
             if constexpr (M::build) col[i] = idx;
             if constexpr (M::trace)
-                tr->field(off, sec.offset() - off, std::string("tokens.") + column_names[c] + "[" + std::to_string(i) + "]",
+                tr->field(off, sec.offset() - off, std::string("tokens.") + token_column_names[c] + "[" + std::to_string(i) + "]",
                           idx == 0 ? std::string("0 (not set)")
                                    : std::to_string(idx) + " " + describe_string(table.entry(idx)));
         }

@@ -6,8 +6,6 @@
 
 #include "sections.hpp"
 
-#define OND_FOR_EACH_MODE(X) X(::ond::detail::ValidateMode) X(::ond::detail::DecodeMode) X(::ond::detail::InspectMode)
-
 namespace ond::detail {
 
 // A string's value for people: JSON-style quoted, with its encoding flag; cut after 80

@@ -106,7 +106,7 @@ public:
         const Tokens& t = c_.docs[i].tokens;
         const std::size_t n = t.size();
         if (n > detail::max_tokens)
-            refuse(Errc::content_too_large, path(i) + ".tokens", detail::count_of(n, "token", "tokens") + "; at most 33,554,432");
+            refuse(Errc::content_too_large, path(i) + ".tokens", detail::count_of(n, "token", "tokens") + "; at most " + detail::grouped(detail::max_tokens));
         bool sizes_ok = t.length.size() == n && t.head.size() == n && t.sent.size() == n && t.conf.size() == n;
         for (const auto& col : t.attrs) sizes_ok = sizes_ok && col.size() == n;
         if (!sizes_ok) refuse(Errc::content_inconsistent, path(i) + ".tokens", "token columns differ in size");
@@ -119,7 +119,6 @@ public:
         const std::size_t n = t.size();
         const std::uint64_t text_len = unicode::wtf8_utf16_length(d.text).value_or(0);
         std::uint64_t prev_end = 0;
-        static const char* const cols[] = {"norm", "lemma", "pos", "tag", "dep", "morph"};
         for (std::size_t i = 0; i < n; ++i) {
             auto tp = [&](const char* field) {
                 return path(di) + ".tokens[" + std::to_string(i) + "]" + (*field ? "." : "") + field;
@@ -133,7 +132,7 @@ public:
                 refuse(Errc::content_token_out_of_text, tp(""),
                        "ends at " + std::to_string(end) + ", past the text's " + detail::count_of(text_len, "UTF-16 unit", "UTF-16 units"));
             prev_end = end;
-            for (std::size_t c = 0; c < token_column_count; ++c) str(t.attrs[c][i], [&] { return tp(cols[c]); });
+            for (std::size_t c = 0; c < token_column_count; ++c) str(t.attrs[c][i], [&] { return tp(token_column_names[c]); });
             if (t.head[i] < 0 || static_cast<std::uint64_t>(t.head[i]) >= n)
                 refuse(Errc::content_head_out_of_range, tp("head"),
                        "head " + std::to_string(t.head[i]) + " outside the document's " + detail::count_of(n, "token", "tokens"));

@@ -7,22 +7,24 @@
 #include <string>
 #include <vector>
 
+#include "ond/corpus_manifest.hpp"
+
 namespace ond::conformance {
 
-enum class Kind : std::uint8_t { decode, stream, encode };
-enum class Verdict : std::uint8_t { valid, noncanonical, invalid, impl };
+using corpus::CaseKind;
+using corpus::CaseVerdict;
+using corpus::kind_name;
+using corpus::verdict_name;
 // Where a case comes from: the corpus, or derived at run time from a corpus case.
 enum class Origin : std::uint8_t { corpus, bitflip, prefix, mutation, memory };
 
-const char* kind_name(Kind k) noexcept;
-const char* verdict_name(Verdict v) noexcept;
 const char* origin_name(Origin o) noexcept;
 
 struct Case {
     std::string id;
-    Kind kind = Kind::decode;
+    CaseKind kind = CaseKind::decode;
     std::string area;
-    Verdict verdict = Verdict::valid;
+    CaseVerdict verdict = CaseVerdict::valid;
     std::vector<std::string> rules;
     std::string description;
     std::string input_path;             // relative to the corpus (derived: the source's)
@@ -40,10 +42,7 @@ struct Case {
     bool check_memory = false;          // hold the testee's peak RSS to the bound
 };
 
-struct Rule {
-    std::string id;
-    std::string title;
-};
+using corpus::Rule;
 
 struct Corpus {
     std::string dir;
@@ -59,7 +58,7 @@ struct Corpus {
 // manifest itself cannot be read.
 Corpus load_corpus(const std::string& dir);
 
-std::string read_file(const std::string& path);  // throws std::runtime_error
+using corpus::read_file;  // throws std::runtime_error
 // Writes the whole file; throws std::runtime_error with the system's reason (disk full, ...).
 void write_file(const std::string& path, const std::string& data);
 // Throws std::runtime_error when `path` cannot be written (checked before a long run).

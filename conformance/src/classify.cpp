@@ -92,9 +92,9 @@ std::string first_difference(std::string_view want, std::string_view got) {
 // The findings of one case, as the classifier builds them.
 class Judge {
 public:
-    Judge(const Case& c, const Outcome& o, const ClassifyOptions& opt, CaseResult& r) : c_(c), o_(o), r_(r) {
+    Judge(const Case& c, const TesteeResult& o, const ClassifyOptions& opt, CaseResult& r) : c_(c), o_(o), r_(r) {
         // Under spec, an implementation-defined case may get either verdict.
-        either_verdict_ = opt.profile == Profile::spec && c.verdict == Verdict::impl;
+        either_verdict_ = opt.profile == Profile::spec && c.verdict == CaseVerdict::impl;
     }
 
     void add(Level l, Check k, std::string msg) {
@@ -195,14 +195,14 @@ public:
 
 private:
     const Case& c_;
-    const Outcome& o_;
+    const TesteeResult& o_;
     CaseResult& r_;
     bool either_verdict_ = false;
 };
 
 }  // namespace
 
-CaseResult classify(const Case& c, const Outcome& o, const ClassifyOptions& opt) {
+CaseResult classify(const Case& c, const TesteeResult& o, const ClassifyOptions& opt) {
     CaseResult r;
     r.id = c.id, r.area = c.area, r.origin = c.origin, r.source = c.source, r.description = c.description;
     r.input_path = c.input_path, r.expected_error = c.error, r.kind = c.kind, r.verdict = c.verdict, r.rules = c.rules;
@@ -233,9 +233,9 @@ CaseResult classify(const Case& c, const Outcome& o, const ClassifyOptions& opt)
     if (o.status == Answer::accept || o.status == Answer::reject) {
         const bool accepted = o.status == Answer::accept;
         switch (c.kind) {
-            case Kind::decode: j.decode(accepted); break;
-            case Kind::stream: j.stream(accepted); break;
-            case Kind::encode: j.encode(accepted); break;
+            case CaseKind::decode: j.decode(accepted); break;
+            case CaseKind::stream: j.stream(accepted); break;
+            case CaseKind::encode: j.encode(accepted); break;
         }
         if (!accepted && !o.code.empty() && !find_error(o.code))
             j.add(Level::recommended, Check::unknown_code,

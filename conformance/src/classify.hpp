@@ -45,8 +45,8 @@ struct CaseResult {
     // What the case was (copied, so results outlive the corpus).
     std::string id, area, source, description, input_path, expected_error;
     Origin origin = Origin::corpus;
-    Kind kind = Kind::decode;
-    Verdict verdict = Verdict::valid;
+    CaseKind kind = CaseKind::decode;
+    CaseVerdict verdict = CaseVerdict::valid;
     std::vector<std::string> rules;
     // What happened.
     Status status = Status::pass;
@@ -71,6 +71,6 @@ struct ClassifyOptions {
 // if-accepted one, whichever is larger) + 64 x the input. More is an [output] failure.
 std::size_t output_limit(const Case& c);
 
-CaseResult classify(const Case& c, const Outcome& o, const ClassifyOptions& opt);
+CaseResult classify(const Case& c, const TesteeResult& o, const ClassifyOptions& opt);
 
 }  // namespace ond::conformance

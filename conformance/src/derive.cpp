@@ -4,12 +4,14 @@
 #include <optional>
 #include <set>
 
-#include "layout.hpp"
+#include "framing.hpp"
 #include "ond/corpus_sha256.hpp"
 #include "mutate.hpp"
 #include "testee.hpp"
 
 namespace ond::conformance {
+
+using namespace ond::framing;  // Layout and the edit helpers
 
 namespace {
 
@@ -18,11 +20,11 @@ void expect_reference(Case& c, Op op) {
     RefAnswer a = reference_answer(op, c.input);
     c.expect_accept = a.accept;
     if (a.accept) {
-        c.verdict = Verdict::valid;
+        c.verdict = CaseVerdict::valid;
         c.expected = a.out;
         c.error.clear();
     } else {
-        c.verdict = a.impl_defined ? Verdict::impl : Verdict::invalid;
+        c.verdict = a.impl_defined ? CaseVerdict::impl : CaseVerdict::invalid;
         c.error = a.code;
         if (op == Op::stream) c.expected = a.out;
         else c.expected.reset();
@@ -32,7 +34,7 @@ void expect_reference(Case& c, Op op) {
 Case derived(const Case& src, Origin origin, const std::string& suffix) {
     Case c;
     c.id = std::string("derived/") + origin_name(origin) + "/" + src.id + "/" + suffix;
-    c.kind = Kind::decode;
+    c.kind = CaseKind::decode;
     c.area = std::string("derived-") + origin_name(origin);
     c.origin = origin;
     c.source = src.id;
@@ -62,14 +64,14 @@ struct Huge {
     std::function<bool(Layout&)> apply;  // false when the source has no such field
 };
 
-bool set_leading_varint(LayoutSection& s, std::uint32_t v) {
+bool set_leading_varint(framing::Section& s, std::uint32_t v) {
     std::size_t n = varint_size_at(s.content, 0);
     if (n == 0) return false;
     s.content.replace(0, n, encode_varint(v));
     return true;
 }
 
-LayoutSection* find_leaf(Layout& l, std::uint8_t id) {
+framing::Section* find_leaf(Layout& l, std::uint8_t id) {
     for (auto* s : l.leaves())
         if (s->id == id) return s;
     return nullptr;
@@ -102,7 +104,7 @@ std::vector<Huge> huge_fields() {
 std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOptions& opt) {
     std::vector<const Case*> sources;
     for (const auto& c : corpus)
-        if (c.kind == Kind::decode && c.expect_accept && (c.verdict == Verdict::valid || c.verdict == Verdict::noncanonical) &&
+        if (c.kind == CaseKind::decode && c.expect_accept && (c.verdict == CaseVerdict::valid || c.verdict == CaseVerdict::noncanonical) &&
             c.input.size() >= 12)
             sources.push_back(&c);
     std::vector<Case> out;
@@ -122,7 +124,7 @@ std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOpti
             Case c = derived(src, Origin::bitflip, "bit" + std::to_string(bit));
             c.input = src.input;
             c.input[bit / 8] = static_cast<char>(c.input[bit / 8] ^ (1 << (bit % 8)));
-            c.verdict = Verdict::invalid;
+            c.verdict = CaseVerdict::invalid;
             c.expect_accept = false;
             c.rules = {"R7"};
             c.description = "bit " + std::to_string(bit) + " of " + src.id + " flipped; the CRC must catch it";
@@ -142,7 +144,7 @@ std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOpti
             std::uint64_t len = g - start[si];
             Case c = derived(src, Origin::prefix, "len" + std::to_string(len));
             c.input = src.input.substr(0, len);
-            c.verdict = Verdict::invalid;
+            c.verdict = CaseVerdict::invalid;
             c.expect_accept = false;
             c.rules = {"R6"};
             c.description = "the first " + std::to_string(len) + " of " + std::to_string(src.input.size()) + " bytes of " + src.id;
@@ -164,7 +166,7 @@ std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOpti
             c.id = "derived/mutation/" + src.id + "/" + corpus::sha256_hex(c.input).substr(0, 12);
             if (!ids.insert(c.id).second) continue;
             ++made;
-            c.kind = Kind::decode;
+            c.kind = CaseKind::decode;
             c.area = "derived-mutation";
             c.origin = Origin::mutation;
             c.source = src.id;
@@ -186,7 +188,7 @@ std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOpti
             for (const auto* src : sources) {
                 if (src->input.compare(0, 4, "ONDC") != 0) continue;
                 Case c = derived(*src, Origin::memory, "stream-body-length");
-                c.kind = Kind::stream;
+                c.kind = CaseKind::stream;
                 c.area = "robustness-memory";
                 c.input = src->input;
                 put_u32(c.input, 8, (1u << 30) - 1);

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "ond/hex.hpp"
+
 namespace ond::conformance {
 
 namespace {
@@ -36,7 +38,6 @@ std::size_t utf8_at(std::string_view s, std::size_t i, std::uint32_t& cp) {
 }  // namespace
 
 std::string escape_text(std::string_view s, bool escape_backslash, bool keep_lines) {
-    static constexpr char hex[] = "0123456789ABCDEF";
     std::string o;
     o.reserve(s.size());
     for (std::size_t i = 0; i < s.size();) {
@@ -45,8 +46,7 @@ std::string escape_text(std::string_view s, bool escape_backslash, bool keep_lin
         if (n == 0) {
             auto c = static_cast<unsigned char>(s[i]);
             o += "\\x";
-            o += hex[c >> 4];
-            o += hex[c & 15];
+            hex::append(o, c, 2, true);
             ++i;
             continue;
         }
@@ -54,10 +54,9 @@ std::string escape_text(std::string_view s, bool escape_backslash, bool keep_lin
         else if (cp == '\n') o += keep_lines ? "\n" : "\\n";
         else if (cp == '\t') o += keep_lines ? "\t" : "\\t";
         else if (invisible(cp)) {
-            std::string h;
-            for (std::uint32_t v = cp; v; v >>= 4) h.insert(h.begin(), hex[v & 15]);
-            while (h.size() < 4) h.insert(h.begin(), '0');
-            o += "\\u{" + h + "}";
+            o += "\\u{";
+            hex::append(o, cp, 4, true);
+            o += "}";
         } else {
             o.append(s, i, n);
         }

@@ -13,18 +13,20 @@
 
 #include <nlohmann/json.hpp>
 
-#include "layout.hpp"
+#include "framing.hpp"
 #include "mutate.hpp"
 #include "ond/content_json.hpp"
 #include "ond/corpus_sha256.hpp"
 
 namespace ond::conformance {
 
+using namespace ond::framing;  // Layout and the edit helpers
+
 namespace {
 
 // What kind of disagreement an input shows; empty when the testee agrees with the reference.
-std::string disagreement(const RefAnswer& ref, const Outcome& o, bool spec_profile, std::string* detail) {
-    using S = Outcome::Status;
+std::string disagreement(const RefAnswer& ref, const TesteeResult& o, bool spec_profile, std::string* detail) {
+    using S = TesteeResult::Status;
     if (o.status == S::crash || o.status == S::timeout || o.status == S::start_error || o.status == S::protocol ||
         o.status == S::output) {
         if (detail) *detail = o.detail;
@@ -72,7 +74,7 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
     Corpus corpus = load_corpus(opt.corpus_dir);
     std::vector<const Case*> sources;
     for (const auto& c : corpus.cases)
-        if (c.kind == Kind::decode && Layout::parse(c.input)) sources.push_back(&c);
+        if (c.kind == CaseKind::decode && Layout::parse(c.input)) sources.push_back(&c);
     if (sources.empty()) throw std::runtime_error("no decode case of the corpus has a parseable framing to mutate");
 
     std::unique_ptr<Testee> testee;
@@ -95,7 +97,7 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
             std::string input = src.input;
             for (auto n = 1 + m.rng()() % 3; n > 0; --n) input = m.mutate(input);
             RefAnswer ref = reference_decode(input);
-            Outcome o = testee->run(Op::decode, input, w, RunContext{});
+            TesteeResult o = testee->run(Op::decode, input, w, RunContext{});
             inputs++;
             std::string sig = disagreement(ref, o, spec, nullptr);
             if (sig.empty()) continue;
@@ -176,7 +178,7 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
             if (chunk == 1) break;
         }
         RefAnswer ref = reference_decode(cur);
-        Outcome o = testee->run(Op::decode, cur, 0, RunContext{});
+        TesteeResult o = testee->run(Op::decode, cur, 0, RunContext{});
         std::string detail;
         if (disagreement(ref, o, spec, &detail) != sig) continue;  // flaky (e.g. a time-out): keep nothing
         std::string hash = corpus::sha256_hex(cur).substr(0, 12);

@@ -3,10 +3,12 @@
 #include <array>
 #include <vector>
 
-#include "layout.hpp"
+#include "framing.hpp"
 #include "ond/ond.hpp"
 
 namespace ond::conformance {
+
+using namespace ond::framing;  // Layout and the edit helpers
 
 namespace {
 
@@ -36,7 +38,7 @@ std::string overlong_varint(std::uint32_t v) {
 }
 
 struct Field {
-    LayoutSection* leaf;
+    framing::Section* leaf;
     std::size_t pos;  // in leaf->content
     std::size_t len;
     std::string name;
@@ -141,7 +143,7 @@ std::string Mutator::mutate(std::string_view input, std::string* what) {
         desc = "changed field '" + f.name + "'";
     } else if (choice < 72) {
         // Section-level change in the body or in one record.
-        std::vector<std::vector<LayoutSection>*> lists{&l.sections};
+        std::vector<std::vector<framing::Section>*> lists{&l.sections};
         for (auto& s : l.sections)
             if (s.has_records)
                 for (auto& r : s.records) lists.push_back(&r.sections);
@@ -167,7 +169,7 @@ std::string Mutator::mutate(std::string_view input, std::string* what) {
                 break;
             }
             case 3: {
-                LayoutSection s;
+                framing::Section s;
                 constexpr std::array<std::uint8_t, 10> ids = {0, 8, 9, 200, 255, 4, 5, 6, 7, 1};
                 s.id = ids[pick(ids.size())];
                 for (auto n = pick(6); n > 0; --n) s.content.push_back(static_cast<char>(pick(256)));

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "ond/hex.hpp"
 #include "proctree.hpp"
 
 extern char** environ;
@@ -457,15 +458,9 @@ std::uint32_t get_le32(std::string_view s, std::size_t at) {
 }
 
 std::string describe_bytes(std::string_view b) {
-    std::string hex;
-    static const char* digits = "0123456789abcdef";
-    for (std::size_t i = 0; i < b.size() && i < 16; ++i) {
-        auto c = static_cast<unsigned char>(b[i]);
-        if (!hex.empty()) hex += ' ';
-        hex += digits[c >> 4];
-        hex += digits[c & 15];
-    }
-    return std::to_string(b.size()) + (b.size() == 1 ? " byte" : " bytes") + " (" + hex + (b.size() > 16 ? " ..." : "") + ")";
+    std::string digits;
+    hex::append_bytes(digits, reinterpret_cast<const unsigned char*>(b.data()), std::min<std::size_t>(b.size(), 16), ' ');
+    return std::to_string(b.size()) + (b.size() == 1 ? " byte" : " bytes") + " (" + digits + (b.size() > 16 ? " ..." : "") + ")";
 }
 
 }  // namespace

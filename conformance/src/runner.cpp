@@ -49,7 +49,7 @@ std::uint64_t default_seed(const std::string& corpus_version) {
 
 namespace {
 
-Op op_of(Kind k) { return k == Kind::decode ? Op::decode : k == Kind::encode ? Op::encode : Op::stream; }
+Op op_of(CaseKind k) { return k == CaseKind::decode ? Op::decode : k == CaseKind::encode ? Op::encode : Op::stream; }
 
 bool is_failure_answer(Answer a) {
     return a == Answer::crash || a == Answer::timeout || a == Answer::protocol || a == Answer::start_error;
@@ -127,7 +127,7 @@ void execute(const Options& opt, const Plan& p, Testee& testee, const std::map<s
             if (i >= selected.size()) return;
             const Case& c = *selected[i];
             bool skipped = std::any_of(opt.skips.begin(), opt.skips.end(), [&](const std::string& g) { return glob_match(g, c.id); });
-            Outcome o;
+            TesteeResult o;
             if (skipped || !testee.supports(op_of(c.kind))) o.status = Answer::unsupported;
             else o = testee.run(op_of(c.kind), c.input, w, RunContext{i, output_limit(c)});
             if (is_failure_answer(o.status)) {
@@ -187,7 +187,7 @@ void execute(const Options& opt, const Plan& p, Testee& testee, const std::map<s
     // Cases no worker took: the run stopped first.
     for (std::size_t i = 0; i < selected.size(); ++i) {
         if (!rep.results[i].id.empty()) continue;
-        Outcome o;
+        TesteeResult o;
         o.status = Answer::not_run;
         rep.results[i] = classify(*selected[i], o, copt);
         rep.stopped_early = true;

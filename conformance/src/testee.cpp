@@ -141,10 +141,10 @@ namespace {
 class ReferenceTestee final : public Testee {
 public:
     bool supports(Op) const override { return true; }
-    Outcome run(Op op, std::string_view input, unsigned, const RunContext&) override {
+    TesteeResult run(Op op, std::string_view input, unsigned, const RunContext&) override {
         auto t0 = std::chrono::steady_clock::now();
         RefAnswer a = reference_answer(op, input);
-        Outcome o;
+        TesteeResult o;
         o.status = a.accept ? Answer::accept : Answer::reject;
         o.out = std::move(a.out);
         o.code = std::move(a.code);
@@ -192,8 +192,8 @@ public:
         }
     }
     long baseline_kb(Op op) const override { return baseline_[index(op)]; }
-    Outcome run(Op op, std::string_view input, unsigned, const RunContext& ctx) override {
-        Outcome o;
+    TesteeResult run(Op op, std::string_view input, unsigned, const RunContext& ctx) override {
+        TesteeResult o;
         const auto& argv = argv_[index(op)];
         if (argv.empty()) {
             o.status = Answer::unsupported;
@@ -259,7 +259,7 @@ public:
         for (auto& p : procs_) p->set_baselines(by_byte);
     }
     long baseline_kb(Op op) const override { return procs_.front()->baseline_kb(static_cast<char>(op)); }
-    Outcome run(Op op, std::string_view input, unsigned worker, const RunContext& ctx) override {
+    TesteeResult run(Op op, std::string_view input, unsigned worker, const RunContext& ctx) override {
         auto& proc = *procs_[worker % procs_.size()];
         auto& life = lives_[worker % procs_.size()];
         auto rep = proc.request(static_cast<char>(op), input, timeout_, ctx.output_limit + 1);
@@ -268,7 +268,7 @@ public:
             void_cases(life, "a later response of this process came with bytes behind it");
         if (proc.life() != life.serial) life = Life{proc.life(), proc.protocol(), {}};
         life.cases.push_back(ctx.case_index);
-        Outcome o;
+        TesteeResult o;
         o.ms = rep.wall_ms;
         using K = PersistentProcess::Reply::Kind;
         if (rep.kind != K::start_error) {
@@ -342,7 +342,7 @@ private:
         std::size_t from = life.protocol >= 2 ? life.cases.size() - 1 : 0;
         std::lock_guard lock(mutex_);
         for (std::size_t i = from; i < life.cases.size(); ++i) {
-            Outcome o;
+            TesteeResult o;
             o.status = Answer::protocol;
             o.detail = why + "; its answer is void (PROTOCOL.md: one response per request" +
                        (life.protocol >= 2 ? ")" : "; a version 1 frame carries no request number, so every answer of this process is void)");

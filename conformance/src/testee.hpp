@@ -31,7 +31,8 @@ enum class Answer : std::uint8_t {
 };
 const char* answer_name(Answer a) noexcept;
 
-struct Outcome {
+// What the testee did with one case (its answer, output, error code and cost).
+struct TesteeResult {
     using Status = Answer;
     Answer status = Answer::crash;
     std::string out;     // stdout (accept: the answer; stream reject: the lines before the fault)
@@ -58,7 +59,7 @@ struct RunContext {
 // was due void the answer of the case they followed.
 struct Amendment {
     std::size_t case_index = 0;
-    Outcome outcome;
+    TesteeResult outcome;
 };
 
 class Testee {
@@ -66,7 +67,7 @@ public:
     virtual ~Testee() = default;
     virtual bool supports(Op op) const = 0;
     // `worker` is the index of the calling thread (0 .. jobs-1).
-    virtual Outcome run(Op op, std::string_view input, unsigned worker, const RunContext& ctx) = 0;
+    virtual TesteeResult run(Op op, std::string_view input, unsigned worker, const RunContext& ctx) = 0;
     virtual std::string describe() const = 0;
     virtual bool measures_memory() const { return false; }
     // Small valid inputs per operation: what they cost is the testee's memory baseline.

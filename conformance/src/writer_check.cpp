@@ -39,21 +39,21 @@ void add_writer_findings(std::string_view canonical, std::string_view got, Check
     }
 }
 
-void check_round_trip(const Case& c, const Outcome& decoded, Testee& testee, unsigned worker, std::size_t case_index,
+void check_round_trip(const Case& c, const TesteeResult& decoded, Testee& testee, unsigned worker, std::size_t case_index,
                       CaseResult& r) {
-    if (c.kind != Kind::decode || c.origin != Origin::corpus || decoded.status != Answer::accept) return;
-    if (c.verdict != Verdict::valid && c.verdict != Verdict::noncanonical) return;
+    if (c.kind != CaseKind::decode || c.origin != Origin::corpus || decoded.status != Answer::accept) return;
+    if (c.verdict != CaseVerdict::valid && c.verdict != CaseVerdict::noncanonical) return;
     if (r.required_failed() || !testee.supports(Op::encode) || !c.expected) return;
     // The canonical bytes: a valid case's input; else the reference's encoding of the expected content.
     std::string canonical = c.input;
-    if (c.verdict != Verdict::valid) {
+    if (c.verdict != CaseVerdict::valid) {
         const RefAnswer ref = reference_encode(*c.expected);
         if (!ref.accept) return;  // content the reference cannot write has no canonical bytes
         canonical = ref.out;
     }
     RunContext ctx;
     ctx.case_index = case_index;
-    const Outcome e = testee.run(Op::encode, decoded.out, worker, ctx);
+    const TesteeResult e = testee.run(Op::encode, decoded.out, worker, ctx);
     if (e.status == Answer::accept)
         add_writer_findings(canonical, e.out, Check::round_trip, r);
     else if (e.status != Answer::unsupported)

@@ -16,7 +16,7 @@ void add_writer_findings(std::string_view canonical, std::string_view got, Check
 // For an accepted valid or non-canonical corpus decode case that passed: encodes the testee's
 // decoded content with the testee's own encoder (when it has one) and requires the canonical
 // bytes (Check::round_trip). Updates r's findings and status.
-void check_round_trip(const Case& c, const Outcome& decoded, Testee& testee, unsigned worker, std::size_t case_index,
+void check_round_trip(const Case& c, const TesteeResult& decoded, Testee& testee, unsigned worker, std::size_t case_index,
                       CaseResult& r);
 
 }  // namespace ond::conformance

@@ -8,25 +8,18 @@
 #include <vector>
 
 #include "ond/model.hpp"
+#include "ond/splitmix64.hpp"
 
 namespace ond::corpus::build {
 
-// A fixed, portable pseudo-random sequence (splitmix64): the same on every machine.
-class Rng {
+// A fixed, portable pseudo-random sequence (splitmix64): the same on every machine. The corpus
+// bytes depend on below()'s reduction (modulo).
+class Rng : public SplitMix64 {
 public:
-    explicit Rng(std::uint64_t seed) : s_(seed) {}
-    std::uint64_t next() {
-        std::uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
+    using SplitMix64::SplitMix64;
     std::uint32_t below(std::uint32_t n) { return static_cast<std::uint32_t>(next() % n); }
     // A confidence in (0, 1] on a 1/1024 grid, so its decimal form is short and exact.
     float conf() { return static_cast<float>(below(1024) + 1) / 1024.0f; }
-
-private:
-    std::uint64_t s_;
 };
 
 Container ondc(bool crc = false);

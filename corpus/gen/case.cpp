@@ -6,25 +6,6 @@
 
 namespace ond::corpus::gen {
 
-const char* to_string(Kind k) {
-    switch (k) {
-        case Kind::decode: return "decode";
-        case Kind::stream: return "stream";
-        case Kind::encode: return "encode";
-    }
-    return "?";
-}
-
-const char* to_string(Verdict v) {
-    switch (v) {
-        case Verdict::valid: return "valid";
-        case Verdict::noncanonical: return "noncanonical";
-        case Verdict::invalid: return "invalid";
-        case Verdict::impl: return "impl";
-    }
-    return "?";
-}
-
 namespace {
 std::string ext_of(const Buf& b) {
     return b.size() >= 4 && b[0] == 'O' && b[1] == 'N' && b[2] == 'D' && b[3] == 'B' ? "ondb" : "ondc";
@@ -43,7 +24,7 @@ Case& Registry::add(std::string name, Rules rules, std::string desc) {
 
 void Registry::valid(std::string name, Rules rules, std::string desc, const Container& content) {
     Case& c = add(std::move(name), std::move(rules), std::move(desc));
-    c.verdict = Verdict::valid;
+    c.verdict = CaseVerdict::valid;
     c.folder = "valid";
     try {
         c.input = to_buf(ond::encode(content));
@@ -56,7 +37,7 @@ void Registry::valid(std::string name, Rules rules, std::string desc, const Cont
 
 void Registry::noncanonical(std::string name, Rules rules, std::string desc, Buf bytes, const Container& expected) {
     Case& c = add(std::move(name), std::move(rules), std::move(desc));
-    c.verdict = Verdict::noncanonical;
+    c.verdict = CaseVerdict::noncanonical;
     c.folder = "noncanonical";
     c.ext = ext_of(bytes);
     c.input = std::move(bytes);
@@ -65,7 +46,7 @@ void Registry::noncanonical(std::string name, Rules rules, std::string desc, Buf
 
 void Registry::invalid(std::string name, Rules rules, std::string desc, Buf bytes, std::string code) {
     Case& c = add(std::move(name), std::move(rules), std::move(desc));
-    c.verdict = Verdict::invalid;
+    c.verdict = CaseVerdict::invalid;
     c.folder = "invalid";
     c.ext = ext_of(bytes);
     c.input = std::move(bytes);
@@ -90,7 +71,7 @@ void Registry::mark_single_fault(const std::string& area, const std::string& nam
 void Registry::impl(std::string name, Rules rules, std::string desc, Buf bytes, std::string code,
                     Container if_accepted, std::optional<ReadAlike> read_alike) {
     Case& c = add(std::move(name), std::move(rules), std::move(desc));
-    c.verdict = Verdict::impl;
+    c.verdict = CaseVerdict::impl;
     c.folder = "impl";
     c.ext = ext_of(bytes);
     c.input = std::move(bytes);
@@ -99,12 +80,12 @@ void Registry::impl(std::string name, Rules rules, std::string desc, Buf bytes, 
     c.read_alike = std::move(read_alike);
 }
 
-void Registry::stream(std::string name, Verdict v, Rules rules, std::string desc, Buf bytes,
+void Registry::stream(std::string name, CaseVerdict v, Rules rules, std::string desc, Buf bytes,
                       std::vector<Container> read, std::string code, std::vector<Container> if_accepted) {
     Case& c = add(std::move(name), std::move(rules), std::move(desc));
-    c.kind = Kind::stream;
+    c.kind = CaseKind::stream;
     c.verdict = v;
-    c.folder = to_string(v);
+    c.folder = verdict_name(v);
     c.ext = "stream";
     c.input = std::move(bytes);
     c.stream_read = std::move(read);
@@ -114,8 +95,8 @@ void Registry::stream(std::string name, Verdict v, Rules rules, std::string desc
 
 void Registry::encode(std::string name, Rules rules, std::string desc, const Container& content) {
     Case& c = add(std::move(name), std::move(rules), std::move(desc));
-    c.kind = Kind::encode;
-    c.verdict = Verdict::valid;
+    c.kind = CaseKind::encode;
+    c.verdict = CaseVerdict::valid;
     c.folder = "encode";
     c.content = content;
     c.ext = content.format == Format::ondb ? "ondb" : "ondc";
@@ -123,8 +104,8 @@ void Registry::encode(std::string name, Rules rules, std::string desc, const Con
 
 void Registry::refuse(std::string name, Rules rules, std::string desc, const Container& content, std::string code) {
     Case& c = add(std::move(name), std::move(rules), std::move(desc));
-    c.kind = Kind::encode;
-    c.verdict = Verdict::invalid;
+    c.kind = CaseKind::encode;
+    c.verdict = CaseVerdict::invalid;
     c.folder = "encode-refuse";
     c.content = content;
     c.error = std::move(code);
@@ -132,8 +113,8 @@ void Registry::refuse(std::string name, Rules rules, std::string desc, const Con
 
 void Registry::encode_impl(std::string name, Rules rules, std::string desc, const Container& content, std::string code) {
     Case& c = add(std::move(name), std::move(rules), std::move(desc));
-    c.kind = Kind::encode;
-    c.verdict = Verdict::impl;
+    c.kind = CaseKind::encode;
+    c.verdict = CaseVerdict::impl;
     c.folder = "encode-impl";
     c.content = content;
     c.if_accepted = content;

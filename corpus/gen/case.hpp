@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ond/corpus_manifest.hpp"
 #include "ond/model.hpp"
 #include "raw_writer.hpp"
 
@@ -22,11 +23,8 @@ inline Buf to_buf(const std::vector<std::byte>& v) {
 }
 using Rules = std::vector<std::string>;
 
-enum class Kind { decode, stream, encode };
-enum class Verdict { valid, noncanonical, invalid, impl };
-
-const char* to_string(Kind k);
-const char* to_string(Verdict v);
+using corpus::CaseKind;
+using corpus::CaseVerdict;
 
 // Bytes the reference accepts that a reader accepting an implementation-defined input must read
 // the same way: the input with the offending section removed or its padding zeroed, or with an
@@ -40,8 +38,8 @@ struct ReadAlike {
 };
 
 struct Case {
-    Kind kind = Kind::decode;
-    Verdict verdict = Verdict::valid;
+    CaseKind kind = CaseKind::decode;
+    CaseVerdict verdict = CaseVerdict::valid;
     std::string area, name, description;
     Rules rules;
     Buf input;                               // decode and stream bytes
@@ -86,7 +84,7 @@ public:
               std::optional<ReadAlike> read_alike = {});
     // Back-to-back ONDC containers; `read` the containers read before a clean end or the fault;
     // for an implementation-defined fault, `if_accepted` every container an accepting reader reads.
-    void stream(std::string name, Verdict v, Rules rules, std::string desc, Buf bytes, std::vector<Container> read,
+    void stream(std::string name, CaseVerdict v, Rules rules, std::string desc, Buf bytes, std::vector<Container> read,
                 std::string code = {}, std::vector<Container> if_accepted = {});
     // Writable content and its canonical bytes.
     void encode(std::string name, Rules rules, std::string desc, const Container& c);

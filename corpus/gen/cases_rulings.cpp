@@ -102,7 +102,7 @@ void several_faults(Registry& r) {
     r.area("stream");
     {
         const Container a = tiny();
-        r.stream("several-faults-body-before-crc", Verdict::invalid, {"R28", "R25", "R7"},
+        r.stream("several-faults-body-before-crc", CaseVerdict::invalid, {"R28", "R25", "R7"},
                  "the second container has a head out of range and a wrong trailer: the head is reported",
                  raw::concat({canonical(a), edit_with_crc(t, head_out, 0)}), {a}, "tokens.head-out-of-range");
     }

@@ -9,7 +9,7 @@ void add_stream_cases(Registry& r) {
     const Container b = sample(true);
     const Container c = plain("Third container, no CRC.");
     const Buf ba = canonical(a), bb = canonical(b), bc = canonical(c);
-    const Verdict ok = Verdict::valid, bad = Verdict::invalid, impl = Verdict::impl;
+    const CaseVerdict ok = CaseVerdict::valid, bad = CaseVerdict::invalid, impl = CaseVerdict::impl;
 
     r.stream("empty", ok, {"R25", "L7"}, "no bytes: a valid stream of zero containers", {}, {});
     r.stream("one", ok, {"R25"}, "a single container", ba, {a});

@@ -106,8 +106,8 @@ void add_table_cases(Registry& r) {
 
     // Indexes (R13): the last index is fine, one past it is not.
     r.valid("index-equals-count", {"R13", "L3"}, "an index equal to the string count names the last string", t);
-    const char* cols[] = {"norm", "lemma", "pos", "tag", "dep", "morph"};
-    for (std::size_t c = 0; c < 6; ++c)
+    const auto& cols = token_column_names;
+    for (std::size_t c = 0; c < token_column_count; ++c)
         r.invalid(std::string("index-count-plus-one-") + cols[c], {"R13", "L3"},
                   std::string("token 1's ") + cols[c] + " index is the string count + 1",
                   edit(t, [c, tn](raw::Canon& k) { k.docs[0].tokens->cols[c][1] = V(tn + 1); }), "table.index-out-of-range");

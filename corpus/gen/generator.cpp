@@ -169,7 +169,7 @@ void build_decode(const Case& k, const std::string& id, const std::string& base,
             p.add(id, "DocBinReader and decode disagree (R27): " + r.describe() + " / " + d.describe());
     }
     bool canonical = false;
-    if (k.verdict == Verdict::valid || k.verdict == Verdict::noncanonical) {
+    if (k.verdict == CaseVerdict::valid || k.verdict == CaseVerdict::noncanonical) {
         if (!d.ok) {
             p.add(id, "expected acceptance, the reference " + d.describe());
             return;
@@ -179,7 +179,7 @@ void build_decode(const Case& k, const std::string& id, const std::string& base,
             p.add(id, "decoded JSON differs: " + *diff);
         check_json_round_trip(id, *k.expected, p);
         canonical = to_buf(ond::encode(d.c)) == in;
-        if (k.verdict == Verdict::valid) {
+        if (k.verdict == CaseVerdict::valid) {
             if (!canonical) p.add(id, "a valid case must hold canonical bytes");
             if (raw::bytes(raw::canon(*k.expected)) != in)
                 p.add(id, "the raw writer's canonical picture differs from ond::encode");
@@ -193,21 +193,21 @@ void build_decode(const Case& k, const std::string& id, const std::string& base,
         }
         if (d.code != k.error) p.add(id, "expected " + k.error + ", the reference " + d.describe());
         const ErrorInfo* info = find_error(k.error);
-        const ErrorVerdict want = k.verdict == Verdict::invalid ? ErrorVerdict::invalid : ErrorVerdict::implementation_defined;
+        const ErrorVerdict want = k.verdict == CaseVerdict::invalid ? ErrorVerdict::invalid : ErrorVerdict::implementation_defined;
         if (!info || info->verdict != want)
-            p.add(id, "code " + k.error + " does not have verdict " + to_string(k.verdict));
-        if (k.verdict == Verdict::impl) check_if_accepted(k, id, p);
+            p.add(id, "code " + k.error + " does not have verdict " + verdict_name(k.verdict));
+        if (k.verdict == CaseVerdict::impl) check_if_accepted(k, id, p);
     }
     const std::string ext = "." + k.ext;
     add_file(b, base + ext, as_str(in));
     b.entry["input"] = base + ext;
-    if (k.expected && k.verdict != Verdict::impl && k.verdict != Verdict::invalid) {
+    if (k.expected && k.verdict != CaseVerdict::impl && k.verdict != CaseVerdict::invalid) {
         add_file(b, base + ".json", json_text(*k.expected));
         b.entry["expected"] = base + ".json";
     } else {
         b.entry["expected"] = nullptr;
     }
-    if (k.verdict == Verdict::impl && k.if_accepted) {
+    if (k.verdict == CaseVerdict::impl && k.if_accepted) {
         add_file(b, base + ".if-accepted.json", json_text(*k.if_accepted));
         b.entry["if_accepted"] = base + ".if-accepted.json";
     }
@@ -252,7 +252,7 @@ void build_stream(const Case& k, const std::string& id, const std::string& base,
         check_json_round_trip(id, k.stream_read[i], p);
     }
     const std::string lines = json_lines(k.stream_read);
-    if (k.verdict == Verdict::impl) {
+    if (k.verdict == CaseVerdict::impl) {
         // Every container of the input, each as the reference reads it alone.
         std::size_t at = 0, i = 0;
         for (; at + 12 <= in.size() && i < k.stream_if_accepted.size(); ++i) {
@@ -271,9 +271,9 @@ void build_stream(const Case& k, const std::string& id, const std::string& base,
     }
     if (!k.error.empty()) {
         const ErrorInfo* info = find_error(k.error);
-        const ErrorVerdict want = k.verdict == Verdict::invalid ? ErrorVerdict::invalid : ErrorVerdict::implementation_defined;
-        if (!info || info->verdict != want) p.add(id, "code " + k.error + " does not have verdict " + to_string(k.verdict));
-    } else if (k.verdict != Verdict::valid) {
+        const ErrorVerdict want = k.verdict == CaseVerdict::invalid ? ErrorVerdict::invalid : ErrorVerdict::implementation_defined;
+        if (!info || info->verdict != want) p.add(id, "code " + k.error + " does not have verdict " + verdict_name(k.verdict));
+    } else if (k.verdict != CaseVerdict::valid) {
         p.add(id, "a stream without a fault must be valid");
     }
     add_file(b, base + ".stream", as_str(in));
@@ -285,7 +285,7 @@ void build_stream(const Case& k, const std::string& id, const std::string& base,
     b.entry["error"] = k.error.empty() ? ojson(nullptr) : ojson(k.error);
     b.entry["error_offset"] = offset ? ojson(*offset) : ojson(nullptr);
     b.entry["stream_count"] = k.stream_read.size();
-    if (k.verdict == Verdict::impl) {
+    if (k.verdict == CaseVerdict::impl) {
         add_file(b, base + ".if-accepted.jsonl", json_lines(k.stream_if_accepted));
         b.entry["if_accepted"] = base + ".if-accepted.jsonl";
     }
@@ -345,7 +345,7 @@ void build_encode(const Case& k, const std::string& id, const std::string& base,
     if (!same_content(c, *k.content)) p.add(id, "the content JSON does not read as the case's content");
     add_file(b, base + ".content.json", text);
     b.entry["input"] = base + ".content.json";
-    if (k.verdict == Verdict::valid) {
+    if (k.verdict == CaseVerdict::valid) {
         Buf bytes;
         try {
             bytes = to_buf(ond::encode(c));
@@ -363,7 +363,7 @@ void build_encode(const Case& k, const std::string& id, const std::string& base,
         b.entry["expected"] = base + ext;
         b.entry["listing"] = base + ".txt";
         b.entry["error"] = nullptr;
-    } else if (k.verdict == Verdict::impl) {
+    } else if (k.verdict == CaseVerdict::impl) {
         build_encode_impl(k, id, base, c, b, p);
     } else {
         const std::string code = refusal_of(c, id, p);
@@ -388,7 +388,7 @@ std::vector<Case> load_regressions(const fs::path& source, Problems& p) {
         const auto dot = file.rfind('.');
         k.name = file.substr(0, dot);
         k.ext = file.substr(dot + 1);
-        k.kind = k.ext == "stream" ? Kind::stream : Kind::decode;
+        k.kind = k.ext == "stream" ? CaseKind::stream : CaseKind::decode;
         k.description = r.at("description").get<std::string>();
         for (const auto& rule : r.at("rules")) k.rules.push_back(rule.get<std::string>());
         k.area = r.at("area").get<std::string>();
@@ -398,16 +398,16 @@ std::vector<Case> load_regressions(const fs::path& source, Problems& p) {
         const std::string bytes = read_file(source / "regressions" / file);
         k.input = Buf(bytes.begin(), bytes.end());
         // The verdict is the reference's: a regression pins down what it does with the input.
-        if (k.kind == Kind::decode) {
+        if (k.kind == CaseKind::decode) {
             Outcome d = attempt([&] { return ond::decode(view(k.input)); });
             if (d.ok) {
-                k.verdict = to_buf(ond::encode(d.c)) == k.input ? Verdict::valid : Verdict::noncanonical;
+                k.verdict = to_buf(ond::encode(d.c)) == k.input ? CaseVerdict::valid : CaseVerdict::noncanonical;
                 k.expected = d.c;
             } else {
                 k.error = d.code;
                 const ErrorInfo* info = find_error(d.code);
-                k.verdict = info && info->verdict == ErrorVerdict::implementation_defined ? Verdict::impl : Verdict::invalid;
-                if (k.verdict == Verdict::impl)
+                k.verdict = info && info->verdict == ErrorVerdict::implementation_defined ? CaseVerdict::impl : CaseVerdict::invalid;
+                if (k.verdict == CaseVerdict::impl)
                     p.add(k.regression_path, "the reference meets an implementation-defined fault (" + d.code +
                                                  "): make it a case with its if-accepted content instead");
             }
@@ -421,11 +421,11 @@ std::vector<Case> load_regressions(const fs::path& source, Problems& p) {
             });
             try {
                 while (auto c = sr.next()) k.stream_read.push_back(std::move(*c));
-                k.verdict = Verdict::valid;
+                k.verdict = CaseVerdict::valid;
             } catch (const ond::Error& e) {
                 k.error = std::string(e.code());
-                k.verdict = e.verdict() == ErrorVerdict::implementation_defined ? Verdict::impl : Verdict::invalid;
-                if (k.verdict == Verdict::impl)
+                k.verdict = e.verdict() == ErrorVerdict::implementation_defined ? CaseVerdict::impl : CaseVerdict::invalid;
+                if (k.verdict == CaseVerdict::impl)
                     p.add(k.regression_path, "the reference meets an implementation-defined fault (" + k.error +
                                                  "): make it a case with its if-accepted content instead");
             }
@@ -487,17 +487,17 @@ Tree generate(const std::vector<Case>& declared, const fs::path& source) {
         }
         Built b;
         b.entry["id"] = id;
-        b.entry["kind"] = to_string(k.kind);
+        b.entry["kind"] = kind_name(k.kind);
         b.entry["area"] = k.area;
-        b.entry["verdict"] = to_string(k.verdict);
+        b.entry["verdict"] = verdict_name(k.verdict);
         b.entry["rules"] = rules;
         b.entry["description"] = k.description;
         const std::size_t before = p.list.size();
         try {
             switch (k.kind) {
-                case Kind::decode: build_decode(k, id, base, b, p); break;
-                case Kind::stream: build_stream(k, id, base, b, p); break;
-                case Kind::encode: build_encode(k, id, base, b, p); break;
+                case CaseKind::decode: build_decode(k, id, base, b, p); break;
+                case CaseKind::stream: build_stream(k, id, base, b, p); break;
+                case CaseKind::encode: build_encode(k, id, base, b, p); break;
             }
         } catch (const std::exception& e) {
             p.add(id, std::string("unexpected exception: ") + e.what());
@@ -508,7 +508,7 @@ Tree generate(const std::vector<Case>& declared, const fs::path& source) {
             b.entry["source"] = ojson{{"harness", k.harness}, {"date", k.date}};
         }
         if (!k.error.empty()) {
-            if (k.kind == Kind::encode)
+            if (k.kind == CaseKind::encode)
                 ++code_refuse_use[k.error];
             else
                 ++code_decode_use[k.error];

@@ -6,12 +6,12 @@ namespace ond::corpus::gen {
 
 std::string listing_of(const Buf& bytes) {
     bool ok = false;
-    return ond::tools::format_listing(ond::as_bytes(bytes.data(), bytes.size()), ok);
+    return ond::format_listing(ond::as_bytes(bytes.data(), bytes.size()), ok);
 }
 
 std::string stream_listing_of(const Buf& bytes) {
     bool ok = false;
-    return ond::tools::format_stream_listing(ond::as_bytes(bytes.data(), bytes.size()), ok);
+    return ond::format_stream_listing(ond::as_bytes(bytes.data(), bytes.size()), ok);
 }
 
 }  // namespace ond::corpus::gen

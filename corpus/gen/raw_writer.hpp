@@ -5,6 +5,7 @@
 
 #include <zlib.h>
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -20,17 +21,8 @@ inline std::uint32_t zigzag(std::int32_t v) {
     return (static_cast<std::uint32_t>(v) << 1) ^ static_cast<std::uint32_t>(v >> 31);
 }
 
-inline std::uint32_t float_bits(float f) {
-    std::uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return b;
-}
-
-inline float bits_float(std::uint32_t b) {
-    float f;
-    std::memcpy(&f, &b, 4);
-    return f;
-}
+inline std::uint32_t float_bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+inline float bits_float(std::uint32_t b) { return std::bit_cast<float>(b); }
 
 // Minimal LEB128 length of v (1..5).
 inline int varint_size(std::uint32_t v) {

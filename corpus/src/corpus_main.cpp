@@ -8,7 +8,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +15,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "ond/corpus_manifest.hpp"
 #include "ond/corpus_sha256.hpp"
 
 #ifndef OND_CORPUS_DIR
@@ -27,14 +27,6 @@ namespace ond::corpus {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    if (!f) throw std::runtime_error("cannot read " + p.string());
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
 
 int usage(std::ostream& o, int code) {
     o << "usage: ond corpus [--corpus DIR] list [--verdict V] [--area A] [--kind K]\n"
@@ -57,19 +49,21 @@ std::vector<std::string> corpus_files(const fs::path& root) {
 }
 
 int do_list(const fs::path& root, const std::map<std::string, std::string>& filters) {
-    const auto m = nlohmann::json::parse(slurp(root / "manifest.json"));
+    const Manifest m = Manifest::read(root.string());
+    if (!m.problems.empty()) throw std::runtime_error("manifest.json: " + m.problems.front());
     std::size_t shown = 0;
-    for (const auto& c : m.at("cases")) {
+    for (const ManifestCase& c : m.cases) {
+        const std::map<std::string, std::string> fields = {
+            {"area", c.area}, {"kind", kind_name(c.kind)}, {"verdict", verdict_name(c.verdict)}};
         bool keep = true;
-        for (const auto& [key, want] : filters) keep = keep && c.at(key).get<std::string>() == want;
+        for (const auto& [key, want] : filters) keep = keep && fields.at(key) == want;
         if (!keep) continue;
-        std::cout << c.at("id").get<std::string>() << "\t" << c.at("kind").get<std::string>() << "\t"
-                  << c.at("verdict").get<std::string>() << "\t"
-                  << (c.at("error").is_null() ? std::string("-") : c.at("error").get<std::string>()) << "\n";
+        std::cout << c.id << "\t" << kind_name(c.kind) << "\t" << verdict_name(c.verdict) << "\t"
+                  << (c.error.empty() ? std::string("-") : c.error) << "\n";
         ++shown;
     }
-    std::cerr << shown << " of " << m.at("cases").size() << " cases (corpus " << m.at("corpus_version").get<std::string>()
-              << ", format version " << m.at("format_version").get<int>() << ")\n";
+    std::cerr << shown << " of " << m.cases.size() << " cases (corpus " << m.corpus_version << ", format version "
+              << m.format_version << ")\n";
     return 0;
 }
 
@@ -101,14 +95,13 @@ bool is_earlier_export(const fs::path& dir) {
 }
 
 int do_export(const fs::path& root, const fs::path& out) {
-    const auto m = nlohmann::json::parse(slurp(root / "manifest.json"));
+    const Manifest m = Manifest::read(root.string());
+    if (!m.problems.empty()) throw std::runtime_error("manifest.json: " + m.problems.front());
     // Refuse to export a corpus whose files do not match its manifest.
-    for (const auto& c : m.at("cases"))
-        for (const auto& [rel, sum] : c.at("sha256").items())
-            if (sha256_hex(slurp(root / rel)) != sum.get<std::string>()) {
-                std::cerr << "ond corpus export: " << rel << " does not match its SHA-256 in the manifest\n";
-                return 1;
-            }
+    if (const auto bad = m.mismatched_files(); !bad.empty()) {
+        std::cerr << "ond corpus export: " << bad.front() << " does not match its SHA-256 in the manifest\n";
+        return 1;
+    }
 
     // The target is replaced as a whole, never written into: the export goes to a fresh
     // directory beside it, which then takes its place. Only an empty directory or an earlier
@@ -142,11 +135,10 @@ int do_export(const fs::path& root, const fs::path& out) {
     const fs::path fresh = tmpl;
     try {
         const std::vector<std::string> files = corpus_files(root);
-        std::string version = "format_version " + std::to_string(m.at("format_version").get<int>()) + "\n" +
-                              "corpus_version " + m.at("corpus_version").get<std::string>() + "\n" +
-                              "cases " + std::to_string(m.at("cases").size()) + "\n";
+        std::string version = "format_version " + std::to_string(m.format_version) + "\n" +
+                              "corpus_version " + m.corpus_version + "\n" + "cases " + std::to_string(m.cases.size()) + "\n";
         for (const std::string& rel : files) {
-            const std::string bytes = slurp(root / rel);
+            const std::string bytes = read_file((root / rel).string());
             const fs::path dst = fresh / rel;
             fs::create_directories(dst.parent_path());
             write_new_file(dst, bytes);
@@ -166,7 +158,7 @@ int do_export(const fs::path& root, const fs::path& out) {
         } else {
             fs::rename(fresh, abs);  // onto an empty directory or a new name
         }
-        std::cout << "exported " << files.size() << " files (" << m.at("cases").size() << " cases) to " << out.string()
+        std::cout << "exported " << files.size() << " files (" << m.cases.size() << " cases) to " << out.string()
                   << (replacing ? ", replacing the earlier export there" : "") << "\n";
     } catch (...) {
         std::error_code ignored;

@@ -1,9 +1,9 @@
 #include "json_tape.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "ond/content_json.hpp"
+#include "ond/hex.hpp"
 #include "ond/unicode.hpp"
 
 namespace ond::json::detail {
@@ -61,16 +61,16 @@ void Tape::parse_value(std::size_t depth) {
     switch (c) {
     case 'n':
         literal("null");
-        nodes_[self].kind = Kind::null;
+        nodes_[self].kind = NodeKind::null;
         break;
     case 't':
         literal("true");
-        nodes_[self].kind = Kind::boolean;
+        nodes_[self].kind = NodeKind::boolean;
         nodes_[self].flag = true;
         break;
     case 'f':
         literal("false");
-        nodes_[self].kind = Kind::boolean;
+        nodes_[self].kind = NodeKind::boolean;
         break;
     case '"': {
         Node n;
@@ -80,7 +80,7 @@ void Tape::parse_value(std::size_t depth) {
     }
     case '[': {
         if (depth >= max_depth_) fail("nesting is deeper than " + std::to_string(max_depth_));
-        nodes_[self].kind = Kind::array;
+        nodes_[self].kind = NodeKind::array;
         ++i_;
         skip_ws();
         std::uint32_t count = 0;
@@ -103,7 +103,7 @@ void Tape::parse_value(std::size_t depth) {
     }
     case '{': {
         if (depth >= max_depth_) fail("nesting is deeper than " + std::to_string(max_depth_));
-        nodes_[self].kind = Kind::object;
+        nodes_[self].kind = NodeKind::object;
         ++i_;
         skip_ws();
         std::uint32_t count = 0;
@@ -146,16 +146,14 @@ void Tape::parse_value(std::size_t depth) {
         }
         if (static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7F)
             fail(std::string("unexpected character '") + c + "'");
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "0x%02x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        fail(std::string("unexpected byte ") + buf);
+        fail("unexpected byte 0x" + hex::of(static_cast<unsigned char>(c), 2));
     }
     nodes_[self].end = static_cast<std::uint32_t>(nodes_.size());
 }
 
 std::size_t Tape::pos(std::uint32_t i) const {
     const Node& n = nodes_[i];
-    if (n.kind == Kind::string) return n.decoded ? n.count : static_cast<std::size_t>(n.ptr - src_.data()) - 1;
+    if (n.kind == NodeKind::string) return n.decoded ? n.count : static_cast<std::size_t>(n.ptr - src_.data()) - 1;
     return static_cast<std::size_t>(n.ptr - src_.data());
 }
 
@@ -182,7 +180,7 @@ void Tape::check_duplicate_keys(std::size_t first_key) {
 
 void Tape::parse_number(Node& n) {
     const std::size_t start = i_;
-    n.kind = Kind::number;
+    n.kind = NodeKind::number;
     bool integer = true;
     if (src_[i_] == '-') ++i_;
     if (i_ >= src_.size() || !is_digit(src_[i_])) fail("a number needs a digit");
@@ -211,7 +209,7 @@ void Tape::parse_number(Node& n) {
 }
 
 void Tape::parse_string(Node& n) {
-    n.kind = Kind::string;
+    n.kind = NodeKind::string;
     ++i_;  // opening quote
     const std::size_t start = i_;
     // Fast path: no escapes. Validate UTF-8 of the raw bytes.
@@ -302,7 +300,6 @@ void Tape::parse_string(Node& n) {
 }
 
 void append_quoted(std::string& out, std::string_view s) {
-    static constexpr char hex[] = "0123456789abcdef";
     out.push_back('"');
     for (char c : s) {
         const auto ch = static_cast<unsigned char>(c);
@@ -316,9 +313,8 @@ void append_quoted(std::string& out, std::string_view s) {
         case '\f': out += "\\f"; break;
         default:
             if (ch < 0x20 || ch == 0x7F) {
-                out += "\\u00";
-                out.push_back(hex[ch >> 4]);
-                out.push_back(hex[ch & 0xF]);
+                out += "\\u";
+                hex::append(out, ch, 4);
             } else {
                 out.push_back(c);
             }
@@ -332,11 +328,11 @@ void excerpt_rec(const Tape& t, std::uint32_t i, std::string& out, std::size_t l
     if (out.size() > limit) return;
     const Node& n = t[i];
     switch (n.kind) {
-    case Kind::null: out += "null"; break;
-    case Kind::boolean: out += n.flag ? "true" : "false"; break;
-    case Kind::number: out += n.text(); break;
-    case Kind::string: append_quoted(out, n.text()); break;
-    case Kind::array: {
+    case NodeKind::null: out += "null"; break;
+    case NodeKind::boolean: out += n.flag ? "true" : "false"; break;
+    case NodeKind::number: out += n.text(); break;
+    case NodeKind::string: append_quoted(out, n.text()); break;
+    case NodeKind::array: {
         out.push_back('[');
         std::uint32_t c = i + 1;
         for (std::uint32_t k = 0; k < n.count && out.size() <= limit; ++k) {
@@ -347,7 +343,7 @@ void excerpt_rec(const Tape& t, std::uint32_t i, std::string& out, std::size_t l
         out.push_back(']');
         break;
     }
-    case Kind::object: {
+    case NodeKind::object: {
         out.push_back('{');
         std::uint32_t c = i + 1;
         for (std::uint32_t k = 0; k < n.count && out.size() <= limit; ++k) {

@@ -15,11 +15,11 @@
 
 namespace ond::json::detail {
 
-enum class Kind : std::uint8_t { null, boolean, number, string, array, object };
+enum class NodeKind : std::uint8_t { null, boolean, number, string, array, object };
 
 // 24 bytes: large documents make tens of millions of these.
 struct Node {
-    Kind kind = Kind::null;
+    NodeKind kind = NodeKind::null;
     bool flag = false;       // boolean: its value; number: the text is an integer (no '.', no exponent)
     bool decoded = false;    // string: escapes were resolved, `ptr` points into the tape's own storage
     std::uint32_t count = 0; // array: elements; object: members; decoded string: source offset

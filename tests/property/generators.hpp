@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ond/hex.hpp"
 #include "ond/ond.hpp"
 
 namespace ond::prop {
@@ -102,6 +103,6 @@ namespace ond::prop {
 inline void showValue(const ContentSpec& s, std::ostream& os) { os << describe(to_container(s)); }
 inline void showValue(const Damaged& d, std::ostream& os) {
     os << d.what << ", " << d.bytes.size() << " bytes:";
-    for (std::byte b : d.bytes) os << ' ' << "0123456789abcdef"[static_cast<unsigned>(b) >> 4] << "0123456789abcdef"[static_cast<unsigned>(b) & 15];
+    for (std::byte b : d.bytes) os << ' ' << hex::of(static_cast<unsigned char>(b), 2);
 }
 }  // namespace ond::prop

@@ -159,19 +159,19 @@ RC_GTEST_PROP(Memory, DecodePeakBoundedByInputSize, ()) {
     constexpr std::size_t factor = 64, constant = 64 * 1024;
     std::size_t peak = 0;
     {
-        const std::size_t before = alloc_current();
-        alloc_reset_peak();
+        const std::size_t before = alloc::live_bytes();
+        alloc::reset_peak();
         const Outcome r = capture([&] { (void)decode(view(input)); });
-        peak = alloc_peak() - before;
+        peak = alloc::peak_bytes() - before;
         RC_TAG(r.ok ? "accepted" : "rejected");
         if (r.ok) RC_ASSERT(peak > 0);  // the counter sees the decoder's allocations
     }
     RC_ASSERT(peak <= factor * input.size() + constant);
     {
-        const std::size_t before = alloc_current();
-        alloc_reset_peak();
+        const std::size_t before = alloc::live_bytes();
+        alloc::reset_peak();
         const Outcome r = capture([&] { (void)validate(view(input)); });
-        RC_ASSERT(alloc_peak() - before <= factor * input.size() + constant);
+        RC_ASSERT(alloc::peak_bytes() - before <= factor * input.size() + constant);
         (void)r;
     }
 }

@@ -77,6 +77,9 @@ enum class Format : std::uint8_t { ondc, ondb };
 // The six attribute columns, in the order the tokens section stores them.
 enum class TokenColumn : std::uint8_t { norm, lemma, pos, tag, dep, morph };
 inline constexpr std::size_t token_column_count = 6;
+// Their names, as content JSON keys, listings and messages spell them.
+inline constexpr std::array<const char*, token_column_count> token_column_names = {"norm", "lemma", "pos",
+                                                                                   "tag",  "dep",   "morph"};
 
 enum class Sentence : std::uint8_t { unset = 0, start = 1, inside = 2 };
 

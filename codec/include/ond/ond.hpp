@@ -3,6 +3,7 @@
 
 #include "ond/error.hpp"
 #include "ond/inspect.hpp"
+#include "ond/listing.hpp"
 #include "ond/model.hpp"
 #include "ond/reader.hpp"
 #include "ond/result.hpp"

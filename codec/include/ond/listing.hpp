@@ -22,7 +22,7 @@
 #include "ond/reader.hpp"
 #include "ond/stream.hpp"
 
-namespace ond::tools {
+namespace ond {
 
 // Receives a listing line by line (each piece ends with '\n').
 using LineSink = std::function<void(std::string_view)>;
@@ -50,4 +50,4 @@ std::string format_event(const InspectEvent& ev, Bytes bytes, std::uint64_t orig
 // The closing line for a refused input: "!! 0000040d tokens.head-out-of-range (R19): ...".
 std::string format_fault(const Error& e);
 
-}  // namespace ond::tools
+}  // namespace ond

@@ -1,12 +1,14 @@
-// A counting global operator new for the benchmark binary: live bytes and their high-water mark.
-// Only allocations through operator new are seen (the codec and the model allocate that way);
-// malloc called directly (zlib's inflate state, msgpack's zone) is not.
+// A counting global operator new (a replacement of the global operator new and delete, in
+// alloc_counter.cpp) for the binaries that measure memory, the benchmarks and the property tests:
+// live bytes (as malloc_usable_size counts them) and their high-water mark. Only allocations
+// through operator new are seen (the codec and the model allocate that way); malloc called
+// directly (zlib's inflate state, msgpack's zone) is not.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-namespace ond::bench::alloc {
+namespace ond::alloc {
 
 std::uint64_t live_bytes() noexcept;
 std::uint64_t peak_bytes() noexcept;
@@ -26,4 +28,4 @@ private:
     std::uint64_t calls_;
 };
 
-}  // namespace ond::bench::alloc
+}  // namespace ond::alloc

@@ -12,8 +12,8 @@
 
 #include "cases.hpp"
 #include "derive.hpp"
-#include "fixture.hpp"
-#include "layout.hpp"
+#include "test_fixture.hpp"
+#include "framing.hpp"
 #include "mutate.hpp"
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"
@@ -21,6 +21,8 @@
 #include "testee.hpp"
 
 namespace ond::conformance {
+
+using namespace ond::framing;  // Layout and the edit helpers
 namespace {
 
 std::string bytes_of(const Container& c) {
@@ -117,7 +119,7 @@ TEST(Derive, CasesFollowTheRules) {
     auto cases = derive_cases(corpus.cases, opt);
     int bitflips = 0, prefixes = 0, mutations = 0, memory = 0;
     for (const auto& c : cases) {
-        RefAnswer ref = reference_answer(c.kind == Kind::stream ? Op::stream : Op::decode, c.input);
+        RefAnswer ref = reference_answer(c.kind == CaseKind::stream ? Op::stream : Op::decode, c.input);
         if (c.origin == Origin::bitflip) {
             ++bitflips;
             EXPECT_FALSE(c.expect_accept);

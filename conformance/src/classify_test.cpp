@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "classify.hpp"
-#include "fixture.hpp"
+#include "test_fixture.hpp"
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"
 
@@ -14,8 +14,8 @@ std::string bytes_of(const Container& c) {
     return std::string(reinterpret_cast<const char*>(b.data()), b.size());
 }
 
-Outcome answer(Answer a, std::string out, std::string code = {}) {
-    Outcome o;
+TesteeResult answer(Answer a, std::string out, std::string code = {}) {
+    TesteeResult o;
     o.status = a;
     o.out = std::move(out);
     o.code = std::move(code);
@@ -27,8 +27,8 @@ Outcome answer(Answer a, std::string out, std::string code = {}) {
 Case impl_encode() {
     Case c;
     c.id = "impl/encode/x";
-    c.kind = Kind::encode;
-    c.verdict = Verdict::impl;
+    c.kind = CaseKind::encode;
+    c.verdict = CaseVerdict::impl;
     c.error = "content.score-out-of-range";
     c.expect_accept = false;
     c.input = json::to_json(testing::basic_container(false));
@@ -60,8 +60,8 @@ TEST(Classify, ImplEncodeUnderSpecWantsTheIfAcceptedBytes) {
 TEST(Classify, ImplStreamUnderSpecWantsTheIfAcceptedLines) {
     Case c;
     c.id = "impl/stream/x";
-    c.kind = Kind::stream;
-    c.verdict = Verdict::impl;
+    c.kind = CaseKind::stream;
+    c.verdict = CaseVerdict::impl;
     c.error = "section.misplaced";
     c.expect_accept = false;
     std::string line = json::to_json(testing::basic_container(false)) + "\n";
@@ -77,8 +77,8 @@ TEST(Classify, ImplStreamUnderSpecWantsTheIfAcceptedLines) {
 TEST(Classify, UnknownErrorCodeIsRecommended) {
     Case c;
     c.id = "invalid/x";
-    c.kind = Kind::decode;
-    c.verdict = Verdict::invalid;
+    c.kind = CaseKind::decode;
+    c.verdict = CaseVerdict::invalid;
     c.error = "crc.mismatch";
     c.expect_accept = false;
     CaseResult r = classify(c, answer(Answer::reject, "", "crc.mismatched"), {});

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <new>
 
-namespace ond::bench::alloc {
+namespace ond::alloc {
 namespace {
 std::atomic<std::uint64_t> g_live{0};
 std::atomic<std::uint64_t> g_peak{0};
@@ -36,10 +36,10 @@ std::uint64_t peak_bytes() noexcept { return g_peak.load(std::memory_order_relax
 std::uint64_t allocations() noexcept { return g_calls.load(std::memory_order_relaxed); }
 void reset_peak() noexcept { g_peak.store(g_live.load(std::memory_order_relaxed), std::memory_order_relaxed); }
 
-}  // namespace ond::bench::alloc
+}  // namespace ond::alloc
 
-using ond::bench::alloc::counted_alloc;
-using ond::bench::alloc::counted_free;
+using ond::alloc::counted_alloc;
+using ond::alloc::counted_free;
 
 void* operator new(std::size_t n) {
     if (void* p = counted_alloc(n)) return p;

@@ -1,4 +1,4 @@
-// Shared helpers for the codec's unit tests: a small byte builder that writes the format's
+// Shared helpers for the codec's unit tests (and the cli tests): a small byte builder that writes the format's
 // primitives straight from the spec (not through the codec), container framing with an
 // independent CRC-32, and assertions that run every reading path on the same bytes.
 #pragma once
@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -15,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ond/hex.hpp"
 #include "ond/ond.hpp"
 
 namespace ond::test {
@@ -31,16 +33,8 @@ inline std::uint32_t ref_crc32(const std::uint8_t* p, std::size_t n) {
     return ~crc;
 }
 
-inline std::uint32_t float_bits(float f) {
-    std::uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
-}
-inline float bits_float(std::uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
+inline std::uint32_t float_bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+inline float bits_float(std::uint32_t u) { return std::bit_cast<float>(u); }
 
 // Appends the format's primitives. Every method returns *this so fields chain in spec order;
 // `size()` before a call gives the offset of the field about to be written.
@@ -352,10 +346,8 @@ inline ::testing::AssertionResult SameBytes(const std::vector<std::uint8_t>& got
         std::string s;
         const std::size_t from = i >= 8 ? i - 8 : 0;
         for (std::size_t k = from; k < v.size() && k < i + 16; ++k) {
-            static const char* d = "0123456789abcdef";
             if (k == i) s += '[';
-            s += d[v[k] >> 4];
-            s += d[v[k] & 15];
+            hex::append(s, v[k], 2);
             if (k == i) s += ']';
             s += ' ';
         }

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "conform_run.hpp"
+#include "test_conform_run.hpp"
 #include "escape.hpp"
 #include "process.hpp"
 #include "sanitizer_build.hpp"

@@ -215,7 +215,7 @@ TEST(Generator, WrongIfAcceptedContentFailsLoudly) {
     r.encode_impl("writable-content", {"R4"}, "content the reference writes is not implementation-defined", t,
                   "content.score-out-of-range");
     r.area("stream");
-    r.stream("if-accepted-short", gen::Verdict::impl, {"R25"}, "if-accepted containers that miss the bin",
+    r.stream("if-accepted-short", gen::CaseVerdict::impl, {"R25"}, "if-accepted containers that miss the bin",
              raw::concat({gen::canonical(t), gen::canonical(gen::ondb())}), {t}, "stream.bin-in-stream", {t});
     try {
         gen::generate(r.cases(), OND_CORPUS_SOURCE_DIR);

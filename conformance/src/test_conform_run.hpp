@@ -14,7 +14,7 @@
 
 #include "cases.hpp"
 #include "conform_cli.hpp"
-#include "fixture.hpp"
+#include "test_fixture.hpp"
 
 namespace ond::conformance::test_run {
 

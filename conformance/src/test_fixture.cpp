@@ -1,4 +1,4 @@
-#include "fixture.hpp"
+#include "test_fixture.hpp"
 
 #include <cstring>
 #include <filesystem>
@@ -7,12 +7,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cases.hpp"
-#include "layout.hpp"
+#include "framing.hpp"
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"
 #include "ond/corpus_sha256.hpp"
 
 namespace ond::conformance::testing {
+
+using namespace ond::framing;  // Layout and the edit helpers
 
 namespace {
 
@@ -135,7 +137,7 @@ std::string build_fixture_corpus(const std::string& dir) {
     {
         auto l = Layout::parse(basic_bytes);
         if (!l) throw std::logic_error("fixture: cannot parse the basic container");
-        LayoutSection unknown;
+        framing::Section unknown;
         unknown.id = 9;
         unknown.content = "xyz";
         l->sections.push_back(unknown);

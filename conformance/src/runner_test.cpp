@@ -13,8 +13,8 @@
 
 #include "cases.hpp"
 #include "conform_cli.hpp"
-#include "conform_run.hpp"
-#include "fixture.hpp"
+#include "test_conform_run.hpp"
+#include "test_fixture.hpp"
 #include "ond/content_json.hpp"
 #include "process.hpp"
 #include "runner.hpp"

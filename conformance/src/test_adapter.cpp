@@ -46,15 +46,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "layout.hpp"
+#include "framing.hpp"
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"
 
 namespace {
 
-using ond::conformance::crc32_of;
-using ond::conformance::get_u32;
-using ond::conformance::put_u32;
+using ond::framing::crc32_of;
+using ond::framing::get_u32;
+using ond::framing::put_u32;
 
 std::string fault;
 int protocol = 2;
@@ -211,14 +211,14 @@ Answer encode(const std::string& input) {
         auto bytes = ond::encode(c);
         std::string out(reinterpret_cast<const char*>(bytes.data()), bytes.size());
         if (fault == "noncanonical-table") {
-            auto l = ond::conformance::Layout::parse(out);
+            auto l = ond::framing::Layout::parse(out);
             if (l) {
                 for (auto& s : l->sections) {
                     if (s.id != 1) continue;
                     std::uint32_t count = 0;
-                    std::size_t n = ond::conformance::varint_size_at(s.content, 0, &count);
-                    s.content.replace(0, n, ond::conformance::encode_varint(count + 1));
-                    s.content += ond::conformance::encode_varint(6 << 1);
+                    std::size_t n = ond::framing::varint_size_at(s.content, 0, &count);
+                    s.content.replace(0, n, ond::framing::encode_varint(count + 1));
+                    s.content += ond::framing::encode_varint(6 << 1);
                     s.content += "unused";
                 }
                 out = l->serialize();

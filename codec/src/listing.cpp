@@ -1,41 +1,29 @@
 #include "ond/listing.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <optional>
 
+#include "ond/hex.hpp"
 #include "ond/stream.hpp"
 
-namespace ond::tools {
+namespace ond {
 
 namespace {
 
 constexpr std::size_t shown_bytes = 16;
 constexpr std::size_t hex_column = 64;  // 16 bytes (47 chars) + " ... (NNNNNNNN bytes)"
 
-void append_hex8(std::string& out, std::uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "%08llx", static_cast<unsigned long long>(v));
-    out += buf;
-}
-
 }  // namespace
 
 std::string format_event(const InspectEvent& ev, Bytes bytes, std::uint64_t origin) {
-    static constexpr char hex[] = "0123456789abcdef";
     std::string line;
-    append_hex8(line, ev.offset + origin);
+    hex::append(line, ev.offset + origin, 8);
     line += "  ";
     const std::size_t col = line.size();
     const std::uint64_t avail = ev.offset < bytes.size() ? bytes.size() - ev.offset : 0;
     const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>({ev.length, shown_bytes, avail}));
-    for (std::size_t i = 0; i < n; ++i) {
-        if (i) line += ' ';
-        const auto b = static_cast<unsigned char>(bytes[static_cast<std::size_t>(ev.offset) + i]);
-        line += hex[b >> 4];
-        line += hex[b & 0xF];
-    }
+    if (n) hex::append_bytes(line, reinterpret_cast<const unsigned char*>(bytes.data()) + ev.offset, n, ' ');
     if (ev.length > n) line += " ... (" + std::to_string(ev.length) + " bytes)";
     const std::size_t used = line.size() - col;
     line.append(used < hex_column ? hex_column - used : 1, ' ');
@@ -50,7 +38,7 @@ std::string format_event(const InspectEvent& ev, Bytes bytes, std::uint64_t orig
 
 std::string format_fault(const Error& e) {
     std::string line = "!! ";
-    append_hex8(line, e.offset() == no_offset ? 0 : e.offset());
+    hex::append(line, e.offset() == no_offset ? 0 : e.offset(), 8);
     line += ' ';
     line += e.code();
     line += " (";
@@ -179,4 +167,4 @@ std::string format_stream_listing(Bytes input, bool& ok) {
     return out;
 }
 
-}  // namespace ond::tools
+}  // namespace ond

@@ -215,9 +215,9 @@ class FixedEncoder final : public Testee {
 public:
     explicit FixedEncoder(std::string bytes) : bytes_(std::move(bytes)) {}
     bool supports(Op op) const override { return op == Op::encode; }
-    Outcome run(Op, std::string_view input, unsigned, const RunContext&) override {
+    TesteeResult run(Op, std::string_view input, unsigned, const RunContext&) override {
         last_input = std::string(input);
-        Outcome o;
+        TesteeResult o;
         o.status = Answer::accept;
         o.out = bytes_;
         return o;
@@ -232,11 +232,11 @@ private:
 TEST(RoundTrip, ReEncodedBytesAreJudgedRuleByRule) {
     Case c;
     c.id = "valid/x/two-tokens";
-    c.kind = Kind::decode;
-    c.verdict = Verdict::valid;
+    c.kind = CaseKind::decode;
+    c.verdict = CaseVerdict::valid;
     c.input = canonical;
     c.expected = json::to_json(decode(as_bytes(canonical.data(), canonical.size())));
-    Outcome decoded;
+    TesteeResult decoded;
     decoded.status = Answer::accept;
     decoded.out = *c.expected;
 
@@ -270,7 +270,7 @@ TEST(RoundTrip, ReEncodedBytesAreJudgedRuleByRule) {
     EXPECT_TRUE(r3.findings.empty());
     EXPECT_EQ(r3.recommended_pass, 1);
 
-    c.verdict = Verdict::invalid;  // only accepted valid and non-canonical cases go round
+    c.verdict = CaseVerdict::invalid;  // only accepted valid and non-canonical cases go round
     FixedEncoder never("x");
     CaseResult r4;
     check_round_trip(c, decoded, never, 0, 0, r4);

@@ -1,0 +1,151 @@
+#include "ond/corpus_manifest.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "ond/corpus_sha256.hpp"
+
+namespace ond::corpus {
+
+const char* kind_name(CaseKind k) noexcept {
+    switch (k) {
+        case CaseKind::decode: return "decode";
+        case CaseKind::stream: return "stream";
+        case CaseKind::encode: return "encode";
+    }
+    return "?";
+}
+
+const char* verdict_name(CaseVerdict v) noexcept {
+    switch (v) {
+        case CaseVerdict::valid: return "valid";
+        case CaseVerdict::noncanonical: return "noncanonical";
+        case CaseVerdict::invalid: return "invalid";
+        case CaseVerdict::impl: return "impl";
+    }
+    return "?";
+}
+
+CaseKind parse_kind(std::string_view s) {
+    if (s == "decode") return CaseKind::decode;
+    if (s == "stream") return CaseKind::stream;
+    if (s == "encode") return CaseKind::encode;
+    throw std::runtime_error("unknown case kind '" + std::string(s) + "'");
+}
+
+CaseVerdict parse_verdict(std::string_view s) {
+    if (s == "valid") return CaseVerdict::valid;
+    if (s == "noncanonical" || s == "valid-noncanonical") return CaseVerdict::noncanonical;
+    if (s == "invalid") return CaseVerdict::invalid;
+    if (s == "impl" || s == "implementation-defined") return CaseVerdict::impl;
+    throw std::runtime_error("unknown verdict '" + std::string(s) + "'");
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw std::runtime_error("cannot read " + path);
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+namespace {
+
+std::string str_or(const nlohmann::json& j, const char* key, std::string def = {}) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return def;
+    if (it->is_string()) return it->get<std::string>();
+    return it->dump();
+}
+
+ManifestCase case_of(const nlohmann::json& jc, std::string& id) {
+    ManifestCase k;
+    k.id = id = jc.at("id").get<std::string>();
+    k.kind = parse_kind(jc.at("kind").get<std::string>());
+    k.area = str_or(jc, "area", "other");
+    k.verdict = parse_verdict(jc.at("verdict").get<std::string>());
+    if (jc.contains("rules") && jc["rules"].is_array())
+        for (const auto& r : jc["rules"]) k.rules.push_back(r.get<std::string>());
+    k.description = str_or(jc, "description");
+    k.error = str_or(jc, "error");
+    k.canonical = jc.value("canonical", false);
+    k.input = jc.at("input").get<std::string>();
+    k.expected = str_or(jc, "expected");
+    k.if_accepted = str_or(jc, "if_accepted");
+    if (jc.contains("sha256") && jc["sha256"].is_object())
+        for (const auto& [rel, sum] : jc["sha256"].items()) k.sha256[rel] = sum.get<std::string>();
+    return k;
+}
+
+}  // namespace
+
+Manifest Manifest::read(const std::string& dir) {
+    Manifest m;
+    m.dir = dir;
+    const std::string text = read_file(dir + "/manifest.json");
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(dir + "/manifest.json: " + e.what());
+    }
+    m.corpus_version = str_or(j, "corpus_version", "?");
+    m.format_version = j.value("format_version", 0);
+    for (const auto& jc : j.at("cases")) {
+        std::string id;
+        try {
+            m.cases.push_back(case_of(jc, id));
+        } catch (const std::exception& e) {
+            m.problems.push_back((id.empty() ? std::string("a case") : id) + ": " + e.what());
+        }
+    }
+    return m;
+}
+
+std::string Manifest::read_checked(const ManifestCase& c, const std::string& rel, std::vector<std::string>& out) const {
+    std::string data = read_file(dir + "/" + rel);
+    if (auto it = c.sha256.find(rel); it != c.sha256.end()) {
+        const std::string got = sha256_hex(data);
+        if (it->second != got) out.push_back(c.id + ": " + rel + " has SHA-256 " + got + ", the manifest says " + it->second);
+    }
+    return data;
+}
+
+std::vector<std::string> Manifest::mismatched_files() const {
+    std::vector<std::string> out;
+    for (const auto& c : cases)
+        for (const auto& [rel, sum] : c.sha256)
+            if (sha256_hex(read_file(dir + "/" + rel)) != sum) out.push_back(rel);
+    return out;
+}
+
+std::vector<Rule> read_rules(const std::string& dir) {
+    std::vector<Rule> rules;
+    std::string text;
+    try {
+        text = read_file(dir + "/rules.json");
+    } catch (const std::exception&) {
+        return rules;
+    }
+    auto j = nlohmann::json::parse(text);
+    const nlohmann::json* list = &j;
+    if (j.is_object() && j.contains("rules")) list = &j["rules"];
+    if (list->is_array()) {
+        for (const auto& r : *list) {
+            if (r.is_string()) rules.push_back({r.get<std::string>(), ""});
+            else rules.push_back({str_or(r, "id"), str_or(r, "title")});
+        }
+    } else if (list->is_object()) {
+        for (auto it = list->begin(); it != list->end(); ++it) {
+            std::string title = it->is_string() ? it->get<std::string>()
+                                : it->is_object() ? str_or(*it, "title") : std::string();
+            rules.push_back({it.key(), title});
+        }
+    }
+    return rules;
+}
+
+}  // namespace ond::corpus

@@ -1,0 +1,264 @@
+// Content -> content JSON (to_json, write_json), keys from the content model.
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+#include "content_common.hpp"
+#include "content_model.hpp"
+#include "json_tape.hpp"
+#include "ond/content_json.hpp"
+#include "ond/unicode.hpp"
+
+namespace ond::json {
+
+namespace {
+
+using C = model::ContainerKeys;
+using D = model::DocKeys;
+using T = model::TokenKeys;
+using E = model::EntityKeys;
+using K = model::CategoryKeys;
+using G = model::SpanGroupKeys;
+using S = model::SpanKeys;
+
+class Writer {
+public:
+    // With a sink, the text goes out in pieces of about flush_size bytes as it is made, so the
+    // writer holds no more than one piece whatever the size of the whole.
+    Writer(const Container& c, bool pretty, const JsonSink* sink = nullptr) : c_(c), pretty_(pretty), sink_(sink) {}
+
+    std::string run() {
+        out_.reserve(sink_ ? flush_size + 4096 : 256);
+        out_ += '{';
+        nl(1);
+        key(C::format);
+        out_ += c_.format == Format::ondc ? "\"ONDC\"" : "\"ONDB\"";
+        comma(1);
+        key(C::crc);
+        out_ += c_.crc ? "true" : "false";
+        comma(1);
+        if (c_.format == Format::ondc) {
+            if (c_.docs.size() != 1)
+                throw JsonError("an ONDC container holds exactly one document, this one has " +
+                                std::to_string(c_.docs.size()));
+            key(C::doc);
+            doc(c_.docs[0], 1);
+        } else {
+            key(C::docs);
+            out_ += '[';
+            for (std::size_t i = 0; i < c_.docs.size(); ++i) {
+                if (i) out_ += ',';
+                nl(2);
+                doc(c_.docs[i], 2);
+            }
+            if (!c_.docs.empty()) nl(1);
+            out_ += ']';
+        }
+        nl(0);
+        out_ += '}';
+        if (sink_) {
+            out_ += '\n';
+            (*sink_)(out_);
+            out_.clear();
+        }
+        return std::move(out_);
+    }
+
+private:
+    static constexpr std::size_t flush_size = 64 * 1024;
+    void maybe_flush() {
+        if (sink_ && out_.size() >= flush_size) {
+            (*sink_)(out_);
+            out_.clear();
+        }
+    }
+
+    void nl(int level) {
+        if (!pretty_) return;
+        out_ += '\n';
+        out_.append(static_cast<std::size_t>(level) * 2, ' ');
+    }
+    void comma(int level) {
+        out_ += ',';
+        nl(level);
+    }
+    // Separator between items written on one line.
+    void sep() { out_ += pretty_ ? ", " : ","; }
+    void key(std::string_view k) {
+        out_ += '"';
+        out_ += k;
+        out_ += pretty_ ? "\": " : "\":";
+    }
+    // A key of the content model (content_model.hpp).
+    template <class Key>
+        requires std::is_enum_v<Key>
+    void key(Key k) {
+        key(model::name(k));
+    }
+    void num(std::uint64_t v) {
+        char buf[24];
+        auto r = std::to_chars(buf, buf + sizeof buf, v);
+        out_.append(buf, r.ptr);
+    }
+    void inum(std::int64_t v) {
+        char buf[24];
+        auto r = std::to_chars(buf, buf + sizeof buf, v);
+        out_.append(buf, r.ptr);
+    }
+    // A JSON number has no NaN or infinity: those go as {"f32bits": N}, the binary32 pattern.
+    void flt(float f) {
+        if (std::isfinite(f)) {
+            out_ += format_float(f);
+            return;
+        }
+        out_ += '{';
+        key(model::F32BitsKeys::f32bits);
+        num(std::bit_cast<std::uint32_t>(f));
+        out_ += '}';
+    }
+    void str(std::string_view wtf8) {
+        if (!unicode::wtf8_has_surrogate(wtf8)) {
+            detail::append_quoted(out_, wtf8);
+            return;
+        }
+        out_ += '{';
+        key(model::Utf16Keys::utf16);
+        out_ += '[';
+        bool first = true;
+        for (char16_t u : unicode::utf16_from_wtf8(wtf8)) {
+            if (!first) sep();
+            first = false;
+            num(u);
+            maybe_flush();
+        }
+        out_ += "]}";
+    }
+    void sid(StringId id) {
+        if (!c_.strings.contains(id))
+            throw JsonError("string id " + std::to_string(id) + " is not in the container's string store");
+        const std::string_view v = c_.strings.view(id);
+        // A string used many times (a label, or a hostile 1 MiB attribute on every token) is
+        // checked once: when it needs no escape and no {"utf16"} form, its bytes go out as they are.
+        if (plain_.empty()) plain_.assign(c_.strings.size(), unknown);
+        if (plain_[id] == unknown) plain_[id] = is_plain(v) ? yes : no;
+        if (plain_[id] == no) {
+            str(v);
+        } else if (sink_ && v.size() >= flush_size) {
+            out_ += '"';
+            (*sink_)(out_);
+            out_.clear();
+            (*sink_)(v);
+            out_ += '"';
+        } else {
+            out_ += '"';
+            out_ += v;
+            out_ += '"';
+        }
+        maybe_flush();
+    }
+    // True when the JSON string literal of v is v between quotes: no byte that needs an escape
+    // and no lone surrogate (WTF-8 ED A0..BF).
+    static bool is_plain(std::string_view v) {
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const auto b = static_cast<unsigned char>(v[i]);
+            if (b < 0x20 || b == '"' || b == '\\' || b == 0x7F) return false;
+            if (b == 0xED && i + 1 < v.size() && static_cast<unsigned char>(v[i + 1]) >= 0xA0) return false;
+        }
+        return true;
+    }
+    static constexpr std::uint8_t unknown = 0, yes = 1, no = 2;
+    std::vector<std::uint8_t> plain_;  // per string id
+
+    // A JSON array of n objects, each on its own line at `level` when pretty; item(i) writes the
+    // members of the i-th.
+    template <class F>
+    void objects(std::size_t n, int level, F&& item) {
+        out_ += '[';
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i) out_ += ',';
+            nl(level);
+            out_ += '{';
+            item(i);
+            out_ += '}';
+        }
+        if (n) nl(level - 1);
+        out_ += ']';
+    }
+
+    // The members of an entity or a span: the same four fields.
+    template <class Keys, class X>
+    void labelled_span(const X& x) {
+        key(Keys::start); num(x.start); sep();
+        key(Keys::length); num(x.length); sep();
+        key(Keys::label); sid(x.label); sep();
+        key(Keys::conf); flt(x.conf);
+    }
+
+    void doc(const Doc& d, int level) {
+        out_ += '{';
+        nl(level + 1);
+        key(D::text);
+        str(d.text);
+        maybe_flush();
+        comma(level + 1);
+
+        key(D::tokens);
+        const Tokens& t = d.tokens;
+        objects(t.size(), level + 2, [&](std::size_t i) {
+            key(T::start); num(t.start[i]); sep();
+            key(T::length); num(t.length[i]); sep();
+            for (std::size_t col = 0; col < token_column_count; ++col) {
+                key(T::column(col));
+                sid(t.attrs[col][i]);
+                sep();
+            }
+            key(T::head); inum(t.head[i]); sep();
+            key(T::sent); num(static_cast<std::uint8_t>(t.sent[i])); sep();
+            key(T::conf); flt(t.conf[i]);
+        });
+        comma(level + 1);
+
+        key(D::ents);
+        if (!d.has_ents)
+            out_ += "null";
+        else
+            objects(d.ents.size(), level + 2, [&](std::size_t i) { labelled_span<E>(d.ents[i]); });
+        comma(level + 1);
+
+        key(D::cats);
+        if (!d.has_cats) {
+            out_ += "null";
+        } else {
+            objects(d.cats.size(), level + 2, [&](std::size_t i) {
+                key(K::label); sid(d.cats[i].label); sep();
+                key(K::score); flt(d.cats[i].score);
+            });
+        }
+        comma(level + 1);
+
+        key(D::spans);
+        objects(d.spans.size(), level + 2, [&](std::size_t g) {
+            const SpanGroup& grp = d.spans[g];
+            key(G::name); sid(grp.name); sep();
+            key(G::spans);
+            objects(grp.spans.size(), level + 3, [&](std::size_t i) { labelled_span<S>(grp.spans[i]); });
+        });
+        nl(level);
+        out_ += '}';
+    }
+
+    const Container& c_;
+    bool pretty_;
+    const JsonSink* sink_;
+    std::string out_;
+};
+
+}  // namespace
+
+std::string to_json(const Container& c, bool pretty) { return Writer(c, pretty).run(); }
+
+void write_json(const Container& c, const JsonSink& sink, bool pretty) { Writer(c, pretty, &sink).run(); }
+
+}  // namespace ond::json
