@@ -168,14 +168,14 @@ void load_rules(Corpus& c) {
     if (j.is_object() && j.contains("rules")) list = &j["rules"];
     if (list->is_array()) {
         for (const auto& r : *list) {
-            if (r.is_string()) c.rules.push_back({r.get<std::string>(), ""});
-            else c.rules.push_back({str_or(r, "id"), str_or(r, "title")});
+            if (r.is_string()) c.rules.push_back({r.get<std::string>(), "", ""});
+            else c.rules.push_back({str_or(r, "id"), str_or(r, "title"), str_or(r, "doc")});
         }
     } else if (list->is_object()) {
         for (auto it = list->begin(); it != list->end(); ++it) {
             std::string title = it->is_string() ? it->get<std::string>()
                                 : it->is_object() ? str_or(*it, "title") : std::string();
-            c.rules.push_back({it.key(), title});
+            c.rules.push_back({it.key(), title, it->is_object() ? str_or(*it, "doc") : std::string()});
         }
     }
 }
@@ -220,11 +220,12 @@ Corpus load_corpus(const std::string& dir) {
             };
             k.input = read_checked(k.input_path);
             std::string exp = str_or(jc, "expected");
-            if (!exp.empty()) k.expected = read_checked(exp);
+            if (!exp.empty()) k.expected = read_checked(exp), k.expected_path = exp;
+            k.listing_path = str_or(jc, "listing");
             // What a testee that accepts an implementation-defined case must produce: content
             // JSON (decode), JSON lines (stream) or bytes (encode).
             std::string if_acc = str_or(jc, "if_accepted");
-            if (!if_acc.empty()) k.if_accepted = read_checked(if_acc);
+            if (!if_acc.empty()) k.if_accepted = read_checked(if_acc), k.if_accepted_path = if_acc;
             // The reference's choice: implementation-defined cases that name an error are
             // rejected (their `expected` is then what a lenient reader would produce).
             k.expect_accept = k.verdict != Verdict::invalid && k.error.empty();

@@ -26,6 +26,7 @@ struct Case {
     std::vector<std::string> rules;
     std::string description;
     std::string input_path;             // relative to the corpus (derived: the source's)
+    std::string expected_path, if_accepted_path, listing_path;  // relative to the corpus; "" if none
     std::string input;                  // bytes (decode, stream) or content JSON (encode)
     std::optional<std::string> expected;  // decode: content JSON; stream: JSON lines; encode: bytes
     std::optional<std::string> if_accepted;  // the if-accepted file's bytes (impl cases)
@@ -43,6 +44,7 @@ struct Case {
 struct Rule {
     std::string id;
     std::string title;
+    std::string doc;  // where the rule is explained, relative to the corpus's parent ("docs/rulings.md#r3")
 };
 
 struct Corpus {

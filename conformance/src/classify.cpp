@@ -206,6 +206,7 @@ CaseResult classify(const Case& c, const Outcome& o, const ClassifyOptions& opt)
     CaseResult r;
     r.id = c.id, r.area = c.area, r.origin = c.origin, r.source = c.source, r.description = c.description;
     r.input_path = c.input_path, r.expected_error = c.error, r.kind = c.kind, r.verdict = c.verdict, r.rules = c.rules;
+    r.expected_path = c.expected_path, r.if_accepted_path = c.if_accepted_path, r.listing_path = c.listing_path;
     r.answer = o.status;
     r.error_code = escape_text(o.code);
     r.peak_kb = o.peak_kb;

@@ -15,4 +15,8 @@ namespace ond::conformance {
 // (a JSON-quoted value in a comparison message) keeps its own backslashes.
 std::string escape_text(std::string_view s, bool escape_backslash = true, bool keep_lines = false);
 
+// Text for XML and HTML: & < > " ' as entities; C0 controls other than newline and tab (which
+// XML 1.0 cannot hold) become '?'.
+std::string xml_escape(std::string_view s);
+
 }  // namespace ond::conformance

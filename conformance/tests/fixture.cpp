@@ -107,7 +107,9 @@ std::string build_fixture_corpus(const std::string& dir) {
             c["expected"] = nullptr;
         }
         c["error"] = error ? nlohmann::json(error) : nlohmann::json();
-        c["listing"] = nullptr;
+        std::string listing_rel = "cases/" + stem + ".txt";  // the real corpus's listings are `ond inspect` output
+        write_file(dir + "/" + listing_rel, "listing of " + id + "\n");
+        c["listing"] = listing_rel;
         cases.push_back(c);
     };
 
@@ -186,7 +188,7 @@ std::string build_fixture_corpus(const std::string& dir) {
                                {"cases", cases}};
     write_file(dir + "/manifest.json", manifest.dump(1));
     nlohmann::json rules = {{"rules",
-                             {{{"id", "R3"}, {"title", "confidences"}},
+                             {{{"id", "R3"}, {"title", "confidences"}, {"doc", "docs/rulings.md#r3"}},
                               {{"id", "R4"}, {"title", "category scores"}},
                               {{"id", "R6"}, {"title", "header"}},
                               {{"id", "R7"}, {"title", "CRC"}},
