@@ -313,7 +313,11 @@ TEST(Reports, HtmlShowsEachFindingInFull) {
     std::string msg = basic["findings"][0]["message"];
     ASSERT_EQ(msg.substr(0, msg.find(':')), "doc.tokens[0].conf") << msg;
     // The card of valid/document/basic under its first rule, R3, with its doc link.
-    auto group = h.find("<section class=\"group\"><h3><a class=\"rule\" href=\"file://");
+    // Under the heading, one link per rule group with its count of failing cases.
+    std::smatch toc;
+    ASSERT_TRUE(std::regex_search(h, toc, std::regex("<p class=\"toc\">By rule:( <a href=\"#group-[^\"]+\">[^<]+</a>&nbsp;\\d+)+</p>")));
+    EXPECT_NE(toc.str().find(" <a href=\"#group-R3\">R3</a>&nbsp;"), std::string::npos) << toc.str();
+    auto group = h.find("<section class=\"group\" id=\"group-R3\"><h3><a class=\"rule\" href=\"file://");
     ASSERT_NE(group, std::string::npos);
     auto r3 = h.find("docs/rulings.md#r3\">R3</a> confidences (", group);
     ASSERT_NE(r3, std::string::npos);

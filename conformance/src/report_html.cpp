@@ -228,9 +228,16 @@ private:
         }
         h_ << "<h2 id=\"failures\">Failures: " << n << (n == 1 ? " case" : " cases") << ", by rule</h2>\n";
         if (!n) h_ << "<p>No case fails.</p>\n";
+        else {
+            h_ << "<p class=\"toc\">By rule:";
+            for (const auto& [rule, ids] : groups)
+                h_ << " <a href=\"#" << anchor("group-", rule) << "\">" << (rule.empty() ? std::string("no rule") : esc(rule))
+                   << "</a>&nbsp;" << ids.size();
+            h_ << "</p>\n";
+        }
         for (const auto& [rule, ids] : groups) {
             auto it = rules_.find(rule);
-            h_ << "<section class=\"group\"><h3>" << (rule.empty() ? std::string("no rule") : rule_link(rule))
+            h_ << "<section class=\"group\" id=\"" << anchor("group-", rule) << "\"><h3>" << (rule.empty() ? std::string("no rule") : rule_link(rule))
                << (it == rules_.end() || it->second.title.empty() ? "" : " " + esc(it->second.title)) << " (" << ids.size()
                << ")</h3>\n";
             for (const auto& id : ids) card(id, *rows_.at(id));
