@@ -212,6 +212,41 @@ TEST(Faulty, AWrongErrorCodeIsRecommendedOnly) {
     EXPECT_NE(r.out.find("WARN invalid/crc/mismatch [reason] expected error crc.mismatch, got header.bad-magic"), std::string::npos);
 }
 
+// The runner knows the error table: a code outside it is reported as unknown, at recommended level.
+TEST(Faulty, AnUnknownErrorCodeIsRecommendedOnly) {
+    ConformRun r = conform({"--decoder", with_fault("bad-utf8", "decode"), "--no-derived"});
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_TRUE(r.has_finding("invalid/crc/mismatch", "recommended", "unknown-code"));
+    EXPECT_FALSE(r.has_finding("invalid/crc/mismatch", "required", "unknown-code"));
+    EXPECT_EQ(r.result("invalid/crc/mismatch")["status"], "pass");
+    EXPECT_NE(r.out.find("WARN invalid/crc/mismatch [unknown-code] error code 'x\\xC0\\x80y' is not in the error table "
+                         "(docs/error-codes.md)\n"),
+              std::string::npos)
+        << r.out;
+    // A code that is in the table but not the expected one is a reason finding, never unknown-code.
+    ConformRun w = conform({"--decoder", with_fault("wrong-code", "decode"), "--no-derived"});
+    for (const auto& c : w.results["cases"])
+        for (const auto& f : c["findings"]) EXPECT_NE(f["check"], "unknown-code") << c["id"];
+}
+
+// The help tells the story of the docs: persistent mode first, spec the default profile, strict
+// opt-in, and what each level does.
+TEST(Cli, HelpLeadsWithPersistentModeAndTheDefaultProfile) {
+    std::ostringstream o, e;
+    EXPECT_EQ(conform_run({"--help"}, o, e), 0);
+    std::string h = o.str();
+    auto persistent = h.find("  --persistent TEXT           use this mode: one long-lived adapter process per job, framed requests "
+                             "(docs/protocol.md; version 2, version 1 still accepted)");
+    ASSERT_NE(persistent, std::string::npos) << h;
+    EXPECT_LT(persistent, h.find("  --decoder TEXT              per-case mode, one process per case:"));
+    EXPECT_NE(h.find("spec (the default): an implementation-defined case passes either verdict"), std::string::npos);
+    EXPECT_NE(h.find("; strict (opt-in): it must get the reference's verdict"), std::string::npos);
+    EXPECT_NE(h.find("a recommended one (the error code of a rejection, an error code not in the table, canonical bytes\n"
+                     "only the rulings fix) is reported apart and does not."),
+              std::string::npos)
+        << h;
+}
+
 // The default profile is spec: an implementation-defined case passes either verdict, and an
 // accepted one must give the case's if-accepted content (the score kept as it is).
 TEST(Profiles, SpecIsTheDefaultAndChecksTheIfAcceptedContent) {

@@ -240,7 +240,7 @@ CaseResult classify(const Case& c, const Outcome& o, const ClassifyOptions& opt)
         }
         if (!accepted && !o.code.empty() && !find_error(o.code))
             j.add(Level::recommended, Check::unknown_code,
-                  "error code '" + escape_text(o.code) + "' is not in the error table (codec/include/ond/error_codes.def)");
+                  "error code '" + escape_text(o.code) + "' is not in the error table (docs/error-codes.md)");
     }
     if (r.required_failed()) r.status = Status::fail;
     else if (std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.level == Level::info; }))
