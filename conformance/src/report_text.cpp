@@ -1,5 +1,6 @@
 // The text report: what a person reads at the end of a run, ending with the commands that
 // reproduce the first few failures by hand.
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <ostream>
