@@ -12,6 +12,7 @@
 #include "conform_run.hpp"
 #include "escape.hpp"
 #include "process.hpp"
+#include "sanitizer_build.hpp"
 
 namespace ond::conformance {
 namespace {
@@ -130,6 +131,7 @@ TEST(Hostile, AHeapKeptFromTheFirstCasePassesInBothModes) {
 }
 
 TEST(Hostile, MemoryLimitIsAHardCap) {
+    if (test_support::address_sanitized) GTEST_SKIP() << "an ASan-built testee cannot start under RLIMIT_AS";
     auto argv = split_command(with_fault("big-heap", "decode"));
     auto free = run_process(argv, "", std::chrono::seconds(20));
     EXPECT_GT(free.peak_kb, 100 * 1024);
@@ -144,11 +146,11 @@ TEST(Hostile, MemoryLimitIsAHardCap) {
 // 3. Nothing outlives its case: a `setsid sleep` holding stdout is killed at once, both modes.
 TEST(Hostile, SetsidSleepersAreKilledAtTheEndOfTheirCase) {
     for (const auto& mode : {per_case("setsid-sleeper"), persistent("setsid-sleeper")}) {
-        auto t0 = std::chrono::steady_clock::now();
-        ConformRun r = conform(join({"--no-derived"}, mode));
-        EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(8));
+        // Waiting for the sleeper's end of stdout would turn every case into a time-out.
+        ConformRun r = conform(join({"--no-derived", "--timeout", "20"}, mode));
         EXPECT_EQ(r.code, 0) << r.out;
         EXPECT_EQ(r.results["summary"]["passed"], 13);
+        for (const auto& c : r.results["cases"]) EXPECT_LT(c["ms"].get<double>(), 20000.0) << c["id"];
         EXPECT_EQ(marked_processes(), 0);
     }
 }
@@ -156,9 +158,8 @@ TEST(Hostile, SetsidSleepersAreKilledAtTheEndOfTheirCase) {
 // 4. Output is bounded by the case's limit.
 TEST(Hostile, AFloodOfOutputIsAnOutputFailure) {
     for (const auto& mode : {per_case("huge-output"), persistent("huge-output")}) {
-        auto t0 = std::chrono::steady_clock::now();
+        // Read to its end, the flood would turn every case into a time-out, not an output failure.
         ConformRun r = conform(join({"--no-derived", "--filter", "valid/document/*", "--filter", "valid/encode/*"}, mode));
-        EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(20));
         EXPECT_EQ(r.code, 1);
         for (const auto& c : r.results["cases"]) {
             EXPECT_EQ(c["answer"], "output") << c["id"];
@@ -183,11 +184,9 @@ TEST(Hostile, InvalidUtf8FromTheTesteeReachesEveryReportEscaped) {
 }
 
 TEST(Hostile, ReportPathsAreCheckedBeforeTheRunAndWriteErrorsAreExit2) {
-    auto t0 = std::chrono::steady_clock::now();
     std::ostringstream o, e;
     EXPECT_EQ(conform_run({"--corpus", fixture(), "--json", "/no/such/dir/r.json"}, o, e), 2);
-    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
-    EXPECT_EQ(o.str().find("running"), std::string::npos);
+    EXPECT_EQ(o.str().find("running"), std::string::npos);  // refused before any case ran
     EXPECT_NE(e.str().find("cannot write /no/such/dir/r.json"), std::string::npos) << e.str();
     std::ostringstream o2, e2;
     EXPECT_EQ(conform_run({"--corpus", fixture(), "--no-derived", "-q", "--junit", "/dev/full"}, o2, e2), 2);
@@ -251,18 +250,29 @@ TEST(Hostile, ConsecutiveFailuresStopTheRun) {
     EXPECT_TRUE(r.results["stopped_early"].get<bool>());
 }
 
-// 10. Per-case mode starts a compiled testee directly and cheaply.
+// 10. Per-case mode starts a compiled testee directly and cheaply: no shell, and nothing of the
+// runner's memory is charged to it (a forked copy of a big runner would be, through wait4).
 TEST(Hostile, PerCaseStartIsCheap) {
     EXPECT_FALSE(has_shell_syntax(adapter + " decode"));
     EXPECT_TRUE(has_shell_syntax("./a | b"));
     EXPECT_EQ(command_argv("x > y").front(), "/bin/sh");
     auto argv = split_command(adapter + " decode");
+    EXPECT_EQ(command_argv(adapter + " decode"), argv);
+    const std::size_t big = std::size_t{256} << 20;  // this process: 256 MiB resident
+    std::vector<char> ballast(big);
+    for (std::size_t i = 0; i < big; i += 4096) ballast[i] = static_cast<char>(i >> 12);
     auto t0 = std::chrono::steady_clock::now();
-    const int n = 50;
-    for (int i = 0; i < n; ++i) run_process(argv, "", std::chrono::seconds(10));
+    const int n = 20;
+    long peak = 0;
+    for (int i = 0; i < n; ++i) {
+        auto r = run_process(argv, "", std::chrono::seconds(10));
+        EXPECT_TRUE(r.exited);
+        peak = std::max(peak, r.peak_kb);
+    }
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / n;
-    RecordProperty("per_case_ms", std::to_string(ms));
-    EXPECT_LT(ms, 250.0);  // a few ms on an idle machine; the bound only catches a shell or a fork of the runner under load
+    RecordProperty("per_case_ms", std::to_string(ms));  // informative: timings are measured in bench/
+    EXPECT_LT(peak, 128 * 1024) << "the testee's peak includes the runner's " << (big >> 20) << " MiB";
+    EXPECT_NE(ballast[big - 4096], 1);  // keeps the ballast alive
 }
 
 }  // namespace

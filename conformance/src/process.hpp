@@ -107,6 +107,8 @@ public:
     long baseline_kb(char op) const;
     int protocol() const noexcept { return protocol_; }
     long pid() const noexcept { return pid_; }
+    // Which process this is: a new value for each process started.
+    std::uint64_t life() const noexcept { return serial_; }
 
 private:
     bool start(std::string& error);

@@ -248,7 +248,7 @@ public:
             throw std::invalid_argument("cannot find the program '" + argv_[0] + "' of '" + cmd + "'");
         for (unsigned i = 0; i < std::max(1u, workers); ++i) {
             procs_.push_back(std::make_unique<PersistentProcess>(argv_, limit_kb));
-            last_case_.push_back(npos);
+            lives_.emplace_back();
         }
     }
     bool supports(Op) const override { return true; }
@@ -263,10 +263,13 @@ public:
     long baseline_kb(Op op) const override { return procs_.front()->baseline_kb(static_cast<char>(op)); }
     Outcome run(Op op, std::string_view input, unsigned worker, const RunContext& ctx) override {
         auto& proc = *procs_[worker % procs_.size()];
-        auto& last = last_case_[worker % procs_.size()];
+        auto& life = lives_[worker % procs_.size()];
         auto rep = proc.request(static_cast<char>(op), input, timeout_, ctx.output_limit + 1);
-        if (!rep.previous_void.empty() && last != npos) void_case(last, rep.previous_void);
-        last = ctx.case_index;
+        if (!rep.previous_void.empty()) void_cases(life, rep.previous_void);
+        if (rep.kind == PersistentProcess::Reply::Kind::protocol_error && life.protocol == 1 && life.serial == proc.life())
+            void_cases(life, "a later response of this process came with bytes behind it");
+        if (proc.life() != life.serial) life = Life{proc.life(), proc.protocol(), {}};
+        life.cases.push_back(ctx.case_index);
         Outcome o;
         o.ms = rep.wall_ms;
         using K = PersistentProcess::Reply::Kind;
@@ -320,27 +323,40 @@ public:
     std::vector<Amendment> finish() override {
         for (std::size_t w = 0; w < procs_.size(); ++w) {
             std::string trailing = procs_[w]->finish();
-            if (!trailing.empty() && last_case_[w] != npos)
-                void_case(last_case_[w], std::to_string(trailing.size()) + " bytes arrived after the response, before the end of input");
+            if (!trailing.empty())
+                void_cases(lives_[w], std::to_string(trailing.size()) + " bytes arrived after the response, before the end of input");
         }
         std::lock_guard lock(mutex_);
         return std::move(amendments_);
     }
 
 private:
-    static constexpr std::size_t npos = ~std::size_t{0};
-    void void_case(std::size_t index, const std::string& why) {
-        Outcome o;
-        o.status = Answer::protocol;
-        o.detail = why + "; its answer is void (PROTOCOL.md: one response per request)";
+    // The cases one process answered. Stray bytes void its last answer under version 2 (every
+    // earlier answer carried the right number); under version 1 frames carry no number, so a late
+    // frame may have been taken for any answer since the process started: all of them are void.
+    struct Life {
+        std::uint64_t serial = 0;
+        int protocol = 1;
+        std::vector<std::size_t> cases;
+    };
+    void void_cases(Life& life, const std::string& why) {
+        if (life.cases.empty()) return;
+        std::size_t from = life.protocol >= 2 ? life.cases.size() - 1 : 0;
         std::lock_guard lock(mutex_);
-        amendments_.push_back({index, std::move(o)});
+        for (std::size_t i = from; i < life.cases.size(); ++i) {
+            Outcome o;
+            o.status = Answer::protocol;
+            o.detail = why + "; its answer is void (PROTOCOL.md: one response per request" +
+                       (life.protocol >= 2 ? ")" : "; a version 1 frame carries no request number, so every answer of this process is void)");
+            amendments_.push_back({life.cases[i], std::move(o)});
+        }
+        life.cases.clear();
     }
     std::string text_;
     std::vector<std::string> argv_;
     std::chrono::milliseconds timeout_;
     std::vector<std::unique_ptr<PersistentProcess>> procs_;
-    std::vector<std::size_t> last_case_;
+    std::vector<Life> lives_;
     std::mutex mutex_;
     std::vector<Amendment> amendments_;
 };

@@ -69,7 +69,7 @@ ChildResult run_ond(const std::vector<std::string>& args, const ChildOptions& op
         // Only async-signal-safe calls until exec.
         const rlimit as{opt.address_space_mib << 20, opt.address_space_mib << 20};
         const rlimit cpu{opt.cpu_seconds, opt.cpu_seconds};
-        ::setrlimit(RLIMIT_AS, &as);
+        if (!address_sanitized) ::setrlimit(RLIMIT_AS, &as);
         ::setrlimit(RLIMIT_CPU, &cpu);
         int in = -1;
         if (opt.feed) {

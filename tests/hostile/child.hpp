@@ -6,7 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "sanitizer_build.hpp"
+
 namespace ond::hostile {
+
+using test_support::address_sanitized;  // memory bounds and the address-space cap: not under ASan
 
 struct ChildResult {
     int status = -1;            // exit code, or 128 + signal
