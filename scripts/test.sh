@@ -49,7 +49,7 @@ done
 python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert any(True for _ in r.iter("testsuite"))' "$report/conformance.xml"
 
 step "OSS-Fuzz builds emulated (fuzz/oss-fuzz-emulate.py)"
-python3 fuzz/oss-fuzz-emulate.py --seconds "${OND_FUZZ_SECONDS:-4}"
+python3 fuzz/oss-fuzz-emulate.py --seconds "${OND_FUZZ_SECONDS:-2}" --afl-seconds "${OND_AFL_SECONDS:-3}"
 
 if [ -n "${OND_FUZZ_SMOKE_SECONDS:-}" ]; then
   step "fuzz smoke (libFuzzer, ASan+UBSan)"

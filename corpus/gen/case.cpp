@@ -29,11 +29,6 @@ namespace {
 std::string ext_of(const Buf& b) {
     return b.size() >= 4 && b[0] == 'O' && b[1] == 'N' && b[2] == 'D' && b[3] == 'B' ? "ondb" : "ondc";
 }
-Buf to_buf(const std::vector<std::byte>& v) {
-    Buf b(v.size());
-    for (std::size_t i = 0; i < v.size(); ++i) b[i] = static_cast<std::uint8_t>(v[i]);
-    return b;
-}
 }  // namespace
 
 Case& Registry::add(std::string name, Rules rules, std::string desc) {

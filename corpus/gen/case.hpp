@@ -1,6 +1,8 @@
 // One corpus case as the area files declare it, and the registry they declare it into.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +13,13 @@
 namespace ond::corpus::gen {
 
 using raw::Buf;
+
+// The codec's output as the generator's byte buffer.
+inline Buf to_buf(const std::vector<std::byte>& v) {
+    Buf b(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) b[i] = static_cast<std::uint8_t>(v[i]);
+    return b;
+}
 using Rules = std::vector<std::string>;
 
 enum class Kind { decode, stream, encode };

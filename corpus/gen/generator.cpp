@@ -25,11 +25,6 @@ namespace {
 
 Bytes view(const Buf& b) { return ond::as_bytes(b.data(), b.size()); }
 std::string as_str(const Buf& b) { return std::string(b.begin(), b.end()); }
-Buf to_buf(const std::vector<std::byte>& v) {
-    Buf b(v.size());
-    for (std::size_t i = 0; i < v.size(); ++i) b[i] = static_cast<std::uint8_t>(v[i]);
-    return b;
-}
 
 std::string read_file(const fs::path& p) {
     std::ifstream f(p, std::ios::binary);
