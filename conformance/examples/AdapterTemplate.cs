@@ -11,7 +11,7 @@
 // As shipped, the three methods forward to the reference codec (`ond decode|encode|stream`; the
 // program named by $OND, else `ond` on the PATH), so the template passes the suite as it is. The
 // protocol: docs/protocol.md (operations, content JSON) and conformance/PROTOCOL.md (the framing
-// of persistent mode, version 1).
+// of persistent mode, version 2: the runner's hello `V2`, then numbered requests).
 //
 // When you write the content JSON yourself: print a float f as ((double)f).ToString("R",
 // CultureInfo.InvariantCulture), but write "-0.0" yourself when f is negative zero (test the sign
@@ -123,9 +123,13 @@ static class Adapter
         return buf;
     }
 
-    // Persistent mode: a frame (u32 LE length, op byte, input) in, a frame (status, data) out.
+    // Persistent mode: frames (u32 LE length, payload) both ways. The runner's first request may
+    // be the hello `V2`; answered with 0x00 '2', every later request is (op byte, u32 request
+    // number, input) and its response (the same 4 number bytes, status byte, data). Without the
+    // hello the number is left out on both sides (version 1).
     static int Serve()
     {
+        int numbered = 0; // bytes of request number: 4 after the hello
         using (Stream inp = Console.OpenStandardInput())
         using (Stream outp = Console.OpenStandardOutput())
         {
@@ -137,25 +141,36 @@ static class Adapter
                 if (length == 0 || length > int.MaxValue) return 1;
                 byte[] payload = ReadExactly(inp, (int)length);
                 if (payload == null) return 1; // a cut-off request
-                Func<byte[], Answer> operation = Operation(((char)payload[0]).ToString());
                 var reply = new MemoryStream();
-                if (operation == null)
+                if (payload.Length == 2 && payload[0] == (byte)'V' && payload[1] == (byte)'2')
                 {
-                    reply.WriteByte(2); // unsupported operation
+                    reply.WriteByte(0); // the hello: speak version 2 from now on
+                    reply.WriteByte((byte)'2');
+                    numbered = 4;
                 }
                 else
                 {
-                    var input = new byte[payload.Length - 1];
-                    Buffer.BlockCopy(payload, 1, input, 0, input.Length);
-                    Answer a = operation(input);
-                    reply.WriteByte(a.Ok ? (byte)0 : (byte)1);
-                    if (!a.Ok)
+                    int number = Math.Min(numbered, payload.Length - 1);
+                    reply.Write(payload, 1, number); // the request number, echoed
+                    Func<byte[], Answer> operation = Operation(((char)payload[0]).ToString());
+                    if (operation == null || number < numbered)
                     {
-                        byte[] code = Encoding.UTF8.GetBytes(a.Code);
-                        reply.Write(code, 0, code.Length);
-                        if (a.Output.Length > 0) reply.WriteByte((byte)'\n');
+                        reply.WriteByte(2); // unsupported operation
                     }
-                    reply.Write(a.Output, 0, a.Output.Length);
+                    else
+                    {
+                        var input = new byte[payload.Length - 1 - numbered];
+                        Buffer.BlockCopy(payload, 1 + numbered, input, 0, input.Length);
+                        Answer a = operation(input);
+                        reply.WriteByte(a.Ok ? (byte)0 : (byte)1);
+                        if (!a.Ok)
+                        {
+                            byte[] code = Encoding.UTF8.GetBytes(a.Code);
+                            reply.Write(code, 0, code.Length);
+                            if (a.Output.Length > 0) reply.WriteByte((byte)'\n');
+                        }
+                        reply.Write(a.Output, 0, a.Output.Length);
+                    }
                 }
                 uint n = (uint)reply.Length;
                 outp.Write(new[] { (byte)n, (byte)(n >> 8), (byte)(n >> 16), (byte)(n >> 24) }, 0, 4);

@@ -12,7 +12,7 @@
 // As shipped, the three functions forward to the reference codec (`ond decode|encode|stream`; the
 // program named by $OND, else `ond` on the PATH), so the template passes the suite as it is. The
 // protocol: docs/protocol.md (operations, content JSON) and conformance/PROTOCOL.md (the framing
-// of persistent mode, version 1).
+// of persistent mode, version 2: the runner's hello `V2`, then numbered requests).
 //
 // When you write the content JSON yourself, mind two things JSON.stringify gets wrong for this
 // protocol: it prints -0 as 0 (write "-0.0" when Object.is(x, -0)), and it writes a string with
@@ -92,8 +92,12 @@ function perCase(operation) {
   return 1;
 }
 
-// Persistent mode: a frame (u32 LE length, op byte, input) in, a frame (status, data) out.
+// Persistent mode: frames (u32 LE length, payload) both ways. The runner's first request may be
+// the hello `V2`; answered with 0x00 '2', every later request is (op byte, u32 request number,
+// input) and its response (the same 4 number bytes, status byte, data). Without the hello the
+// number is left out on both sides (version 1).
 function serve() {
+  let numbered = 0; // bytes of request number: 4 after the hello
   for (;;) {
     const head = readExactly(4);
     if (head.length === 0) return 0; // the runner closed stdin: done
@@ -101,14 +105,20 @@ function serve() {
     const length = head.readUInt32LE(0);
     const payload = readExactly(length);
     if (length === 0 || payload.length < length) return 1; // an empty or cut-off request
-    const operation = OP_BYTES[String.fromCharCode(payload[0])];
     let reply;
-    if (!operation) {
-      reply = Buffer.from([2]); // unsupported operation
+    if (payload.equals(Buffer.from('V2'))) {
+      reply = Buffer.from([0, 0x32]); // the hello: speak version 2 from now on
+      numbered = 4;
     } else {
-      const { ok, output, code } = operation(payload.subarray(1));
-      reply = ok ? Buffer.concat([Buffer.from([0]), output])
-        : Buffer.concat([Buffer.from([1]), Buffer.from(code), output.length ? Buffer.from('\n') : Buffer.alloc(0), output]);
+      const number = payload.subarray(1, 1 + numbered);
+      const operation = OP_BYTES[String.fromCharCode(payload[0])];
+      if (!operation || number.length < numbered) {
+        reply = Buffer.concat([number, Buffer.from([2])]); // unsupported operation
+      } else {
+        const { ok, output, code } = operation(payload.subarray(1 + numbered));
+        reply = ok ? Buffer.concat([number, Buffer.from([0]), output])
+          : Buffer.concat([number, Buffer.from([1]), Buffer.from(code), output.length ? Buffer.from('\n') : Buffer.alloc(0), output]);
+      }
     }
     const frame = Buffer.alloc(4);
     frame.writeUInt32LE(reply.length, 0);

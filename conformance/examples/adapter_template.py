@@ -12,7 +12,7 @@ reader and writer, and run:
 As shipped, the three functions forward to the reference codec (`ond decode|encode|stream`; the
 program named by $OND, else `ond` on the PATH), so the template passes the suite as it is. The
 protocol: docs/protocol.md (operations, content JSON) and conformance/PROTOCOL.md (the framing
-of persistent mode, version 1).
+of persistent mode, version 2: the runner's hello `V2`, then numbered requests).
 """
 
 import os
@@ -80,8 +80,12 @@ def read_exactly(stream_in, n):
 
 
 def serve():
-    """Persistent mode: a frame (u32 LE length, op byte, input) in, a frame (status, data) out."""
+    """Persistent mode: frames (u32 LE length, payload) both ways. The runner's first request may
+    be the hello `V2`; answered with 0x00 '2', every later request is (op byte, u32 request number,
+    input) and its response (the same 4 number bytes, status byte, data). Without the hello the
+    number is left out on both sides (version 1)."""
     inp, out = sys.stdin.buffer, sys.stdout.buffer
+    numbered = 0  # bytes of request number: 4 after the hello
     while True:
         head = read_exactly(inp, 4)
         if head is None:
@@ -90,15 +94,19 @@ def serve():
         payload = read_exactly(inp, length) if length else None
         if payload is None:
             return 1  # an empty or cut-off request
-        operation = OP_BYTES.get(payload[:1])
-        if operation is None:
-            reply = b"\x02"  # unsupported operation
+        if payload == b"V2":
+            reply, numbered = b"\x002", 4  # the hello: speak version 2 from now on
         else:
-            ok, output, code = operation(payload[1:])
-            if ok:
-                reply = b"\x00" + output
+            number = payload[1:1 + numbered]
+            operation = OP_BYTES.get(payload[:1])
+            if operation is None or len(number) < numbered:
+                reply = number + b"\x02"  # unsupported operation
             else:
-                reply = b"\x01" + code.encode() + (b"\n" + output if output else b"")
+                ok, output, code = operation(payload[1 + numbered:])
+                if ok:
+                    reply = number + b"\x00" + output
+                else:
+                    reply = number + b"\x01" + code.encode() + (b"\n" + output if output else b"")
         out.write(struct.pack("<I", len(reply)) + reply)
         out.flush()
 

@@ -122,10 +122,12 @@ Corpus load_corpus(const std::string& dir) {
             k.canonical = mc.canonical;
             k.input_path = mc.input;
             k.input = m.read_checked(mc, mc.input, c.problems);
-            if (!mc.expected.empty()) k.expected = m.read_checked(mc, mc.expected, c.problems);
+            if (!mc.expected.empty()) k.expected = m.read_checked(mc, mc.expected, c.problems), k.expected_path = mc.expected;
+            k.listing_path = mc.listing;
             // What a testee that accepts an implementation-defined case must produce: content
             // JSON (decode), JSON lines (stream) or bytes (encode).
-            if (!mc.if_accepted.empty()) k.if_accepted = m.read_checked(mc, mc.if_accepted, c.problems);
+            if (!mc.if_accepted.empty())
+                k.if_accepted = m.read_checked(mc, mc.if_accepted, c.problems), k.if_accepted_path = mc.if_accepted;
             // The reference's choice: implementation-defined cases that name an error are
             // rejected (their `expected` is then what a lenient reader would produce).
             k.expect_accept = k.verdict != CaseVerdict::invalid && k.error.empty();

@@ -28,6 +28,7 @@ struct Case {
     std::vector<std::string> rules;
     std::string description;
     std::string input_path;             // relative to the corpus (derived: the source's)
+    std::string expected_path, if_accepted_path, listing_path;  // relative to the corpus; "" if none
     std::string input;                  // bytes (decode, stream) or content JSON (encode)
     std::optional<std::string> expected;  // decode: content JSON; stream: JSON lines; encode: bytes
     std::optional<std::string> if_accepted;  // the if-accepted file's bytes (impl cases)

@@ -206,6 +206,7 @@ CaseResult classify(const Case& c, const TesteeResult& o, const ClassifyOptions&
     CaseResult r;
     r.id = c.id, r.area = c.area, r.origin = c.origin, r.source = c.source, r.description = c.description;
     r.input_path = c.input_path, r.expected_error = c.error, r.kind = c.kind, r.verdict = c.verdict, r.rules = c.rules;
+    r.expected_path = c.expected_path, r.if_accepted_path = c.if_accepted_path, r.listing_path = c.listing_path;
     r.answer = o.status;
     r.error_code = escape_text(o.code);
     r.peak_kb = o.peak_kb;
@@ -239,7 +240,7 @@ CaseResult classify(const Case& c, const TesteeResult& o, const ClassifyOptions&
         }
         if (!accepted && !o.code.empty() && !find_error(o.code))
             j.add(Level::recommended, Check::unknown_code,
-                  "error code '" + escape_text(o.code) + "' is not in the error table (codec/include/ond/error_codes.def)");
+                  "error code '" + escape_text(o.code) + "' is not in the error table (docs/error-codes.md)");
     }
     if (r.required_failed()) r.status = Status::fail;
     else if (std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.level == Level::info; }))

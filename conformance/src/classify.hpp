@@ -44,6 +44,7 @@ const char* status_name(Status s) noexcept;
 struct CaseResult {
     // What the case was (copied, so results outlive the corpus).
     std::string id, area, source, description, input_path, expected_error;
+    std::string expected_path, if_accepted_path, listing_path;  // the case's files, relative to the corpus
     Origin origin = Origin::corpus;
     CaseKind kind = CaseKind::decode;
     CaseVerdict verdict = CaseVerdict::valid;

@@ -9,10 +9,8 @@
 namespace ond::conformance {
 namespace {
 
-std::string bytes_of(const Container& c) {
-    auto b = encode(c);
-    return std::string(reinterpret_cast<const char*>(b.data()), b.size());
-}
+using testing::bytes_of;
+
 
 TesteeResult answer(Answer a, std::string out, std::string code = {}) {
     TesteeResult o;

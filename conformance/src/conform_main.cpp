@@ -31,6 +31,11 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
     CLI::App app{"Tests an implementation of the ONDC/ONDB binary format against the golden corpus.\n"
                  "Without --decoder/--encoder/--stream-decoder/--persistent it tests the reference codec in-process.",
                  "ond conform"};
+    app.footer(
+        "Levels: a required check (verdict, content, writer rules the specification states, crashes, time-outs, memory)\n"
+        "fails the run; a recommended one (the error code of a rejection, an error code not in the table, canonical bytes\n"
+        "only the rulings fix) is reported apart and does not. The summary ends with the commands that reproduce the first\n"
+        "failures. Exit status: 0 passed, 1 failed, 2 usage error. Guide: conformance/README.md; protocol: docs/protocol.md.");
     Options opt;
     opt.corpus_dir = default_corpus_dir();
     double timeout_s = 10.0;
@@ -45,14 +50,16 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
 
     app.add_option("--corpus", opt.corpus_dir, "corpus directory (manifest.json); default $OND_CORPUS_DIR or the source tree's")
         ->capture_default_str();
-    app.add_option("--decoder", opt.decoder, "decode adapter command (stdin: container bytes; stdout: content JSON)");
+    app.add_option("--persistent", opt.persistent,
+                   "use this mode: one long-lived adapter process per job, framed requests (docs/protocol.md; version 2, "
+                   "version 1 still accepted)");
+    app.add_option("--decoder", opt.decoder, "per-case mode, one process per case: decode adapter command (stdin: container bytes; stdout: content JSON)");
     app.add_option("--encoder", opt.encoder, "encode adapter command (stdin: content JSON; stdout: container bytes)");
     app.add_option("--stream-decoder", opt.stream_decoder, "stream adapter command (stdin: back-to-back ONDC; stdout: JSON lines)");
-    app.add_option("--persistent", opt.persistent, "one long-lived adapter process per job speaking the framed protocol (PROTOCOL.md)");
     app.add_option("--name", opt.name, "the implementation's name in reports (a column of the HTML matrix)");
     app.add_option("--profile", profile,
-                   "spec: an implementation-defined case passes either verdict (an accepted one must give the if-accepted "
-                   "content); strict: it must get the reference's verdict")
+                   "spec (the default): an implementation-defined case passes either verdict (an accepted one must give the if-accepted "
+                   "content); strict (opt-in): it must get the reference's verdict")
         ->check(CLI::IsMember({"strict", "spec"}))
         ->capture_default_str();
     app.add_option("--timeout", timeout_s, "seconds per case (0.01 to 3600) before the testee's process tree is killed")
@@ -76,7 +83,7 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
         ->capture_default_str();
     app.add_option("--junit", opt.junit, "write JUnit XML");
     app.add_option("--json", opt.json, "write all results as JSON (input of --html-merge)");
-    app.add_option("--html", opt.html, "write a self-contained HTML results page");
+    app.add_option("--html", opt.html, "write a self-contained HTML results page (failures first, by rule; filters)");
     app.add_option("--html-merge", html_merge, "merge result files (given after the options) into one HTML matrix, then exit");
     app.add_option("results", merge_inputs, "result files for --html-merge");
     app.add_option("--expected-failures", opt.expected_failures, "file of case ids (one a line, # comments) allowed to fail");

@@ -39,6 +39,7 @@ Case derived(const Case& src, Origin origin, const std::string& suffix) {
     c.origin = origin;
     c.source = src.id;
     c.input_path = src.input_path;
+    c.listing_path = src.listing_path;
     c.check_reason = false;  // a derived input may hold several faults: only the verdict counts
     return c;
 }
@@ -171,6 +172,7 @@ std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOpti
             c.origin = Origin::mutation;
             c.source = src.id;
             c.input_path = src.input_path;
+            c.listing_path = src.listing_path;
             c.check_reason = false;
             c.description = src.id + ": " + what;
             expect_reference(c, Op::decode);

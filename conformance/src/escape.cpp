@@ -65,4 +65,22 @@ std::string escape_text(std::string_view s, bool escape_backslash, bool keep_lin
     return o;
 }
 
+std::string xml_escape(std::string_view s) {
+    std::string o;
+    for (char ch : s) {
+        auto c = static_cast<unsigned char>(ch);
+        switch (ch) {
+            case '&': o += "&amp;"; break;
+            case '<': o += "&lt;"; break;
+            case '>': o += "&gt;"; break;
+            case '"': o += "&quot;"; break;
+            case '\'': o += "&#39;"; break;
+            default:
+                if (c < 0x20 && ch != '\n' && ch != '\t') o += "?";  // not allowed in XML 1.0
+                else o += ch;
+        }
+    }
+    return o;
+}
+
 }  // namespace ond::conformance

@@ -14,5 +14,11 @@ namespace ond::conformance {
 // so the escaping can be undone exactly (testee bytes); without it, text that already escapes
 // (a JSON-quoted value in a comparison message) keeps its own backslashes.
 std::string escape_text(std::string_view s, bool escape_backslash = true, bool keep_lines = false);
+// A testee's text as the reports show it: control characters escaped, backslashes and lines kept.
+inline std::string safe(const std::string& s) { return escape_text(s, false, true); }
+
+// Text for XML and HTML: & < > " ' as entities; C0 controls other than newline and tab (which
+// XML 1.0 cannot hold) become '?'.
+std::string xml_escape(std::string_view s);
 
 }  // namespace ond::conformance

@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <filesystem>
 #include <iomanip>
 #include <ostream>
 #include <set>
@@ -15,27 +16,26 @@ namespace ond::conformance {
 
 namespace {
 
-std::string xml_escape(std::string_view s) {
-    std::string o;
-    for (char ch : s) {
-        auto c = static_cast<unsigned char>(ch);
-        switch (ch) {
-            case '&': o += "&amp;"; break;
-            case '<': o += "&lt;"; break;
-            case '>': o += "&gt;"; break;
-            case '"': o += "&quot;"; break;
-            case '\'': o += "&#39;"; break;
-            default:
-                if (c < 0x20 && ch != '\n' && ch != '\t') o += "?";  // not allowed in XML 1.0
-                else o += ch;
-        }
-    }
-    return o;
+// The corpus directory made absolute, so that the page's links work wherever it is opened.
+std::string absolute_dir(const std::string& dir) {
+    std::error_code ec;
+    auto p = std::filesystem::absolute(dir, ec);
+    return ec ? dir : p.lexically_normal().string();
+}
+
+// The case's files under their keys in the JSON results, in the order the page lists them.
+std::vector<std::pair<const char*, const std::string*>> file_keys(const CaseResult& r) {
+    return {{"input", &r.input_path}, {"expected", &r.expected_path}, {"if_accepted", &r.if_accepted_path}, {"listing", &r.listing_path}};
+}
+
+// Labels on the page: a derived case's files are those of the corpus case it was made from.
+std::string file_label(const std::string& key, bool derived) {
+    std::string label = key == "if_accepted" ? "if-accepted" : key;
+    return derived ? "source " + label : label;
 }
 
 // Valid UTF-8 without control characters (but newlines and tabs): what every format can hold.
 // Testee bytes were escaped losslessly by the classifier already; this is idempotent on them.
-std::string safe(const std::string& s) { return escape_text(s, false, true); }
 
 std::string findings_text(const CaseResult& r) {
     std::string t;
@@ -48,21 +48,14 @@ std::string findings_text(const CaseResult& r) {
 
 }  // namespace
 
-std::string summary_line(const RunSummary& s) {
-    return std::to_string(s.passed) + " passed, " + std::to_string(s.failed) + " failed, " + std::to_string(s.xfailed) +
-           " expected failures, " + std::to_string(s.skipped) + " skipped, " + std::to_string(s.info) + " informational, " +
-           std::to_string(s.not_run) + " not run";
-}
-
-std::string final_line(const RunSummary& s) { return (s.ok ? "CONFORMANCE PASSED: " : "CONFORMANCE FAILED: ") + summary_line(s); }
-
 std::string results_json(const RunReport& rep) {
     nlohmann::json j;
     j["tool"] = "ond conform";
     j["name"] = rep.options.name.empty() ? rep.testee : rep.options.name;
     j["testee"] = safe(rep.testee);
     j["profile"] = profile_name(rep.options.profile);
-    j["corpus"] = {{"dir", safe(rep.options.corpus_dir)}, {"corpus_version", rep.corpus_version}, {"format_version", rep.format_version}};
+    j["corpus"] = {{"dir", safe(rep.options.corpus_dir)}, {"path", safe(absolute_dir(rep.options.corpus_dir))},
+                   {"corpus_version", rep.corpus_version}, {"format_version", rep.format_version}};
     j["seed"] = rep.seed;
     j["seed_origin"] = rep.seed_origin;
     j["baseline_kb"] = rep.baseline_kb;
@@ -81,6 +74,7 @@ std::string results_json(const RunReport& rep) {
     for (const auto& rule : rep.rules) {
         auto it = rep.rule_cases.find(rule.id);
         cov.push_back({{"rule", rule.id}, {"title", safe(rule.title)}, {"cases", it == rep.rule_cases.end() ? 0 : it->second}});
+        if (!rule.doc.empty()) cov.back()["doc"] = safe(rule.doc);
     }
     j["rule_coverage"] = cov;
     j["stale"] = rep.stale;
@@ -97,6 +91,10 @@ std::string results_json(const RunReport& rep) {
         c["origin"] = origin_name(r.origin);
         if (!r.source.empty()) c["source"] = safe(r.source);
         c["description"] = safe(r.description);
+        nlohmann::json files = nlohmann::json::object();
+        for (const auto& [key, rel] : file_keys(r))
+            if (!rel->empty()) files[key] = safe(*rel);
+        c["files"] = std::move(files);
         c["status"] = status_name(r.status);
         c["answer"] = answer_name(r.answer);
         if (!r.xfail_reason.empty()) c["xfail_reason"] = safe(r.xfail_reason);
@@ -172,9 +170,17 @@ MatrixColumn column_from_report(const RunReport& rep) {
     col.ok = rep.summary.ok;
     col.seed = std::to_string(rep.seed);
     col.profile = profile_name(rep.options.profile);
+    col.corpus = absolute_dir(rep.options.corpus_dir);
+    for (const auto& rule : rep.rules) col.rules[rule.id] = {rule.title, rule.doc};
     for (const auto& r : rep.results) {
-        col.cells[r.id] = {status_name(r.status), answer_name(r.answer), findings_text(r), r.recommended_fail > 0};
-        col.rows[r.id] = {r.area, kind_name(r.kind), verdict_name(r.verdict), r.description, r.origin != Origin::corpus};
+        MatrixColumn::Cell cell{status_name(r.status), answer_name(r.answer), r.error_code, {}, r.recommended_fail > 0};
+        for (const auto& f : r.findings) cell.findings.push_back({level_name(f.level), check_name(f.check), f.message});
+        col.cells[r.id] = std::move(cell);
+        MatrixColumn::Row row{r.area, kind_name(r.kind), verdict_name(r.verdict), r.description, r.expected_error, r.source, r.rules,
+                              {}, r.origin != Origin::corpus};
+        for (const auto& [key, rel] : file_keys(r))
+            if (!rel->empty()) row.files.emplace_back(file_label(key, row.derived), *rel);
+        col.rows[r.id] = std::move(row);
     }
     return col;
 }
@@ -187,220 +193,43 @@ MatrixColumn column_from_json_file(const std::string& path) {
         throw std::runtime_error(path + ": " + e.what());
     }
     if (!j.contains("cases") || !j.contains("summary")) throw std::runtime_error(path + ": not a result file of ond conform --json");
+    auto str = [](const nlohmann::json& o, const char* key) {
+        auto it = o.find(key);
+        return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
     MatrixColumn col;
     col.name = j.value("name", path);
-    col.testee = j.value("testee", "");
+    col.testee = str(j, "testee");
     col.summary = j["summary"].value("line", "");
     col.ok = j["summary"].value("ok", false);
     col.seed = j.contains("seed") ? j["seed"].dump() : "";
-    col.profile = j.value("profile", "");
+    col.profile = str(j, "profile");
+    if (j.contains("corpus") && j["corpus"].is_object()) {
+        col.corpus = str(j["corpus"], "path");
+        if (col.corpus.empty()) col.corpus = absolute_dir(str(j["corpus"], "dir"));
+    }
+    if (j.contains("rule_coverage") && j["rule_coverage"].is_array())
+        for (const auto& rule : j["rule_coverage"]) col.rules[str(rule, "rule")] = {str(rule, "title"), str(rule, "doc")};
     for (const auto& c : j["cases"]) {
-        std::string id = c.value("id", "");
-        std::string tip;
-        bool rec = false;
-        for (const auto& f : c["findings"]) {
-            if (!tip.empty()) tip += "\n";
-            tip += f.value("level", "") + " [" + f.value("check", "") + "] " + f.value("message", "");
-            rec = rec || f.value("level", "") == "recommended";
-        }
-        col.cells[id] = {c.value("status", ""), c.value("answer", ""), tip, rec};
-        col.rows[id] = {c.value("area", ""), c.value("kind", ""), c.value("verdict", ""), c.value("description", ""),
-                        c.value("origin", "corpus") != "corpus"};
+        std::string id = str(c, "id");
+        MatrixColumn::Cell cell{str(c, "status"), str(c, "answer"), str(c, "error"), {}, false};
+        if (c.contains("findings") && c["findings"].is_array())
+            for (const auto& f : c["findings"]) {
+                cell.findings.push_back({str(f, "level"), str(f, "check"), str(f, "message")});
+                cell.recommended = cell.recommended || cell.findings.back().level == "recommended";
+            }
+        col.cells[id] = std::move(cell);
+        MatrixColumn::Row row{str(c, "area"), str(c, "kind"), str(c, "verdict"), str(c, "description"), str(c, "expected_error"),
+                              str(c, "source"), {}, {}, c.value("origin", "corpus") != "corpus"};
+        if (c.contains("rules") && c["rules"].is_array())
+            for (const auto& rule : c["rules"])
+                if (rule.is_string()) row.rules.push_back(rule.get<std::string>());
+        if (c.contains("files") && c["files"].is_object())
+            for (const char* key : {"input", "expected", "if_accepted", "listing"})
+                if (!str(c["files"], key).empty()) row.files.emplace_back(file_label(key, row.derived), str(c["files"], key));
+        col.rows[id] = std::move(row);
     }
     return col;
-}
-
-std::string html_matrix(const std::vector<MatrixColumn>& columns) {
-    // Rows: the union of all case ids, grouped by area (corpus areas first).
-    std::map<std::string, std::map<std::string, MatrixColumn::Row>> areas;
-    std::map<std::string, bool> derived_area;
-    for (const auto& col : columns)
-        for (const auto& [id, row] : col.rows) areas[row.area].emplace(id, row), derived_area[row.area] = row.derived;
-    std::ostringstream h;
-    h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>ONDC/ONDB conformance</title>\n<style>\n"
-         "body{font:13px/1.35 system-ui,sans-serif;margin:1.5em;color:#222}\n"
-         "h1{font-size:20px;margin:0 0 .4em}h2{font-size:15px;margin:1.4em 0 .3em}\n"
-         "table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:2px 6px;vertical-align:top}\n"
-         "th{background:#f2f2f2;position:sticky;top:0}td.id{font-family:monospace;white-space:nowrap}\n"
-         "td.c{text-align:center;min-width:7em;font-family:monospace}\n"
-         ".pass{background:#6c6}.fail{background:#e55;color:#fff}.crash,.timeout{background:#800;color:#fff}\n"
-         ".xfail{background:#f93}.stale{background:#9cf}.skip{background:#eee;color:#888}.info{background:#ccf}\n"
-         ".rec{background:#ee6}.ok{color:#070;font-weight:bold}.bad{color:#b00;font-weight:bold}\n"
-         ".legend span{display:inline-block;padding:1px 8px;margin-right:4px;border:1px solid #ccc}\n"
-         "td.d{color:#555;max-width:40em}\n</style></head><body>\n";
-    h << "<h1>ONDC/ONDB conformance results</h1>\n<table>\n<tr><th>implementation</th><th>testee</th><th>profile</th><th>seed</th><th>result</th></tr>\n";
-    for (const auto& c : columns)
-        h << "<tr><td>" << xml_escape(safe(c.name)) << "</td><td>" << xml_escape(safe(c.testee)) << "</td><td>" << xml_escape(c.profile)
-          << "</td><td>" << xml_escape(safe(c.seed)) << "</td><td class=\""
-          << (c.ok ? "ok" : "bad") << "\">" << (c.ok ? "PASSED: " : "FAILED: ") << xml_escape(c.summary) << "</td></tr>\n";
-    h << "</table>\n<p class=\"legend\"><span class=\"pass\">pass</span><span class=\"rec\">pass, recommended finding</span>"
-         "<span class=\"fail\">fail</span><span class=\"crash\">crash / time-out</span><span class=\"xfail\">expected failure</span>"
-         "<span class=\"stale\">stale expected failure</span><span class=\"info\">implementation-defined, differs</span>"
-         "<span class=\"skip\">skipped</span> Hover a cell for its findings.</p>\n";
-    for (int pass = 0; pass < 2; ++pass) {
-        for (const auto& [area, rows] : areas) {
-            if (derived_area[area] != (pass == 1)) continue;
-            h << "<h2>" << xml_escape(area) << " (" << rows.size() << " cases)</h2>\n<table>\n<tr><th>case</th><th>kind</th><th>verdict</th>";
-            for (const auto& c : columns) h << "<th>" << xml_escape(safe(c.name)) << "</th>";
-            h << "<th>description</th></tr>\n";
-            for (const auto& [id, row] : rows) {
-                h << "<tr><td class=\"id\">" << xml_escape(safe(id)) << "</td><td>" << xml_escape(row.kind) << "</td><td>"
-                  << xml_escape(row.verdict) << "</td>";
-                for (const auto& c : columns) {
-                    auto it = c.cells.find(id);
-                    if (it == c.cells.end()) {
-                        h << "<td class=\"c skip\">-</td>";
-                        continue;
-                    }
-                    const auto& cell = it->second;
-                    std::string cls = cell.status;
-                    if (cell.status == "fail" && (cell.answer == "crash" || cell.answer == "timeout")) cls = "crash";
-                    if (cell.status == "pass" && cell.recommended) cls = "rec";
-                    std::string label = cell.status == "skip" ? "skip" : cell.answer;
-                    h << "<td class=\"c " << cls << "\" title=\"" << xml_escape(safe(cell.tooltip.empty() ? cell.status : cell.tooltip))
-                      << "\">" << xml_escape(label) << "</td>";
-                }
-                h << "<td class=\"d\">" << xml_escape(safe(row.description)) << "</td></tr>\n";
-            }
-            h << "</table>\n";
-        }
-    }
-    h << "</body></html>\n";
-    return h.str();
-}
-
-// ---- text ---------------------------------------------------------------------------------
-
-namespace {
-
-void print_table(std::ostream& out, const RunReport& rep) {
-    struct Row { int cases = 0, pass = 0, fail = 0, xfail = 0, rpass = 0, rfail = 0, skip = 0, info = 0, not_run = 0; bool derived = false; };
-    std::map<std::string, Row> rows;
-    Row total;
-    for (const auto& r : rep.results) {
-        rows[r.area].derived = r.origin != Origin::corpus;
-        for (Row* row : {&rows[r.area], &total}) {
-            row->cases++;
-            if (r.status == Status::pass || r.status == Status::stale) row->pass++;
-            if (r.status == Status::fail) row->fail++;
-            if (r.status == Status::xfail) row->xfail++;
-            if (r.status == Status::skip) row->skip++;
-            if (r.status == Status::info) row->info++;
-            if (r.status == Status::not_run) row->not_run++;
-            row->rpass += r.recommended_pass;
-            row->rfail += r.recommended_fail;
-        }
-    }
-    out << "\nSummary by area (required = must; recommended = should, reported apart; info = an implementation-defined case\n"
-           "answered otherwise than the reference, as the spec allows):\n";
-    out << std::left << std::setw(22) << "area" << std::right << std::setw(7) << "cases" << std::setw(10) << "req.pass"
-        << std::setw(10) << "req.fail" << std::setw(7) << "xfail" << std::setw(10) << "rec.pass" << std::setw(10) << "rec.fail"
-        << std::setw(9) << "skipped" << std::setw(6) << "info" << std::setw(9) << "not run" << "\n";
-    auto line = [&](const std::string& name, const Row& row) {
-        out << std::left << std::setw(22) << name << std::right << std::setw(7) << row.cases << std::setw(10) << row.pass
-            << std::setw(10) << row.fail << std::setw(7) << row.xfail << std::setw(10) << row.rpass << std::setw(10) << row.rfail
-            << std::setw(9) << row.skip << std::setw(6) << row.info << std::setw(9) << row.not_run << "\n";
-    };
-    for (int pass = 0; pass < 2; ++pass)  // corpus areas first, then the derived ones
-        for (const auto& [name, row] : rows)
-            if (row.derived == (pass == 1)) line(name, row);
-    line("total", total);
-}
-
-void print_coverage(std::ostream& out, const RunReport& rep) {
-    if (rep.rules.empty()) {
-        out << "\nRule coverage: no rules.json in the corpus\n";
-        return;
-    }
-    out << "\nRule coverage (corpus cases per rule):\n";
-    int col = 0;
-    for (const auto& rule : rep.rules) {
-        auto it = rep.rule_cases.find(rule.id);
-        int n = it == rep.rule_cases.end() ? 0 : it->second;
-        std::ostringstream cell;
-        cell << std::left << std::setw(5) << rule.id << std::right << std::setw(5) << n << (n == 0 ? " NO CASE" : "");
-        out << std::left << std::setw(22) << cell.str();
-        if (++col % 4 == 0) out << "\n";
-    }
-    if (col % 4) out << "\n";
-    for (const auto& rule : rep.rules)
-        if (!rep.rule_cases.count(rule.id)) out << "  no case exercises " << rule.id << (rule.title.empty() ? "" : ": " + rule.title) << "\n";
-}
-
-std::string shell_quote(const std::string& s) {
-    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == std::string::npos)
-        return s;
-    std::string q = "'";
-    for (char c : s) {
-        if (c == '\'') q += "'\\''";
-        else q += c;
-    }
-    return q + "'";
-}
-
-void print_findings(std::ostream& out, const RunReport& rep, Status status, Level level, const char* tag) {
-    for (const auto& r : rep.results)
-        if (r.status == status)
-            for (const auto& f : r.findings)
-                if (f.level == level) out << "  " << tag << " " << r.id << " [" << check_name(f.check) << "] " << f.message << "\n";
-}
-
-}  // namespace
-
-void text_report(const RunReport& rep, std::ostream& out) {
-    const auto& s = rep.summary;
-    const auto& opt = rep.options;
-    if (s.failed) out << "\nFailures (required):\n";
-    print_findings(out, rep, Status::fail, Level::required, "FAIL");
-    if (s.xfailed) {
-        out << "\nExpected failures (listed in " << opt.expected_failures << "):\n";
-        for (const auto& r : rep.results)
-            if (r.status == Status::xfail)
-                out << "  XFAIL " << r.id << (r.xfail_reason.empty() ? "" : "  # " + safe(r.xfail_reason)) << "\n";
-    }
-    if (s.recommended_fail) {
-        out << "\nRecommended-level findings (do not fail the run):\n";
-        int shown = 0;
-        for (const auto& r : rep.results)
-            for (const auto& f : r.findings)
-                if (f.level == Level::recommended && (opt.verbose || shown++ < 50))
-                    out << "  WARN " << r.id << " [" << check_name(f.check) << "] " << f.message << "\n";
-        if (!opt.verbose && shown > 50) out << "  ... " << shown - 50 << " more (--verbose, or see --json)\n";
-    }
-    if (s.info) {
-        out << "\nImplementation-defined cases answered otherwise than the reference, as the spec allows: " << s.info << "\n";
-        if (opt.verbose) print_findings(out, rep, Status::info, Level::info, "INFO");
-    }
-    if (rep.stopped_early)
-        out << "\nSTOPPED after " << opt.max_consecutive_failures << " crashes, time-outs or protocol errors in a row "
-            << "(--max-consecutive-failures): " << s.not_run << " cases not run\n";
-    print_table(out, rep);
-    print_coverage(out, rep);
-    if (!rep.corpus_problems.empty()) {
-        out << "\nCorpus problems (each fails the run):\n";
-        for (const auto& p : rep.corpus_problems) out << "  " << safe(p) << "\n";
-    }
-    if (!rep.stale.empty()) {
-        out << "\nStale expected failures (listed, but these cases now pass):\n";
-        for (const auto& id : rep.stale) out << "  STALE " << id << "\n";
-    }
-    if (!rep.stale.empty() || (s.failed && !opt.expected_failures.empty())) {
-        std::string cmd = "ond";
-        for (std::size_t i = 0; i < opt.argv.size(); ++i) {
-            if (opt.argv[i] == "--write-expected-failures") {
-                ++i;
-                continue;
-            }
-            if (opt.argv[i].rfind("--write-expected-failures=", 0) == 0) continue;
-            cmd += " " + shell_quote(opt.argv[i]);
-        }
-        std::string file = opt.expected_failures.empty() ? "expected-failures.txt" : opt.expected_failures;
-        cmd += " --write-expected-failures " + shell_quote(file);
-        out << "To rewrite the expected-failures list from this run:\n  " << cmd << "\n";
-    }
-    out << "\n" << s.recommended_fail << " recommended-level findings; " << s.stale << " stale expected failures; "
-        << s.uncovered_rules << " rules without a case" << (opt.require_rule_coverage ? " (required)" : "") << "; seed " << rep.seed
-        << "; " << std::fixed << std::setprecision(1) << rep.seconds << " s\n";
 }
 
 }  // namespace ond::conformance

@@ -275,6 +275,8 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
 
     std::unique_ptr<Testee> testee = make_testee(opt);
     rep.testee = testee->describe();
+    for (CaseKind k : {CaseKind::decode, CaseKind::encode, CaseKind::stream})
+        if (testee->supports(op_of(k))) rep.commands[k] = testee->command(op_of(k));
     if (opt.seed_random) rep.seed = std::random_device{}() % 1000000000u, rep.seed_origin = "random";
     else if (opt.seed_given) rep.seed = opt.seed, rep.seed_origin = "--seed";
     else rep.seed = default_seed(corpus.corpus_version), rep.seed_origin = "default";

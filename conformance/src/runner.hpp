@@ -51,6 +51,7 @@ struct RunSummary {
 struct RunReport {
     Options options;
     std::string testee;                   // description
+    std::map<CaseKind, std::vector<std::string>> commands;  // the argv run for each kind of case (none: in-process)
     std::string corpus_version;
     int format_version = 0;
     std::uint64_t seed = 0;

@@ -109,7 +109,9 @@ std::string build_fixture_corpus(const std::string& dir) {
             c["expected"] = nullptr;
         }
         c["error"] = error ? nlohmann::json(error) : nlohmann::json();
-        c["listing"] = nullptr;
+        std::string listing_rel = "cases/" + stem + ".txt";  // the real corpus's listings are `ond inspect` output
+        write_file(dir + "/" + listing_rel, "listing of " + id + "\n");
+        c["listing"] = listing_rel;
         cases.push_back(c);
     };
 
@@ -188,7 +190,7 @@ std::string build_fixture_corpus(const std::string& dir) {
                                {"cases", cases}};
     write_file(dir + "/manifest.json", manifest.dump(1));
     nlohmann::json rules = {{"rules",
-                             {{{"id", "R3"}, {"title", "confidences"}},
+                             {{{"id", "R3"}, {"title", "confidences"}, {"doc", "docs/rulings.md#r3"}},
                               {{"id", "R4"}, {"title", "category scores"}},
                               {{"id", "R6"}, {"title", "header"}},
                               {{"id", "R7"}, {"title", "CRC"}},
@@ -197,6 +199,11 @@ std::string build_fixture_corpus(const std::string& dir) {
                               {{"id", "R99"}, {"title", "a rule without a case"}}}}};
     write_file(dir + "/rules.json", rules.dump(1));
     return dir;
+}
+
+std::string bytes_of(const Container& c) {
+    auto b = encode(c);
+    return std::string(reinterpret_cast<const char*>(b.data()), b.size());
 }
 
 }  // namespace ond::conformance::testing

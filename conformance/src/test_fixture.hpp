@@ -19,9 +19,13 @@ Container basic_container(bool crc, const std::string& text = "The quick brown f
 //   noncanonical/section/unknown-section, invalid/crc/mismatch, invalid/tokens/nan-confidence,
 //   invalid/header/bad-magic, impl/categories/score-above-one, valid/stream/two-docs,
 //   invalid/stream/truncated, valid/encode/basic, invalid/encode/head-out-of-range
-// rules.json lists R3 R4 R6 R7 R25 W1 and R99, which no case names.
+// Every case has a listing file (a stand-in text). rules.json lists R3 (with a doc link) R4 R6 R7
+// R25 W1 and R99, which no case names.
 std::string build_fixture_corpus(const std::string& dir);
 
 inline constexpr int fixture_case_count = 13;
+
+// The reference writer's bytes for `c`, as a string.
+std::string bytes_of(const Container& c);
 
 }  // namespace ond::conformance::testing

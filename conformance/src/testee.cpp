@@ -172,6 +172,7 @@ public:
     }
     static int index(Op op) { return op == Op::decode ? 0 : op == Op::encode ? 1 : 2; }
     bool supports(Op op) const override { return !argv_[index(op)].empty(); }
+    std::vector<std::string> command(Op op) const override { return argv_[index(op)]; }
     bool measures_memory() const override { return true; }
     std::string describe() const override {
         std::string d;
@@ -242,17 +243,18 @@ private:
 class PersistentTestee final : public Testee {
 public:
     PersistentTestee(const std::string& cmd, unsigned workers, std::chrono::milliseconds t, long limit_kb) : text_(cmd), timeout_(t) {
-        auto argv = command_argv(cmd);
-        if (resolve_executable(argv[0]).empty())
-            throw std::invalid_argument("cannot find the program '" + argv[0] + "' of '" + cmd + "'");
+        argv_ = command_argv(cmd);
+        if (resolve_executable(argv_[0]).empty())
+            throw std::invalid_argument("cannot find the program '" + argv_[0] + "' of '" + cmd + "'");
         for (unsigned i = 0; i < std::max(1u, workers); ++i) {
-            procs_.push_back(std::make_unique<PersistentProcess>(argv, limit_kb));
+            procs_.push_back(std::make_unique<PersistentProcess>(argv_, limit_kb));
             lives_.emplace_back();
         }
     }
     bool supports(Op) const override { return true; }
     bool measures_memory() const override { return true; }
     std::string describe() const override { return "persistent '" + text_ + "'"; }
+    std::vector<std::string> command(Op) const override { return argv_; }
     void set_baselines(const std::map<Op, std::string>& inputs) override {
         std::map<char, std::string> by_byte;
         for (const auto& [op, input] : inputs) by_byte[static_cast<char>(op)] = input;
@@ -351,6 +353,7 @@ private:
         life.cases.clear();
     }
     std::string text_;
+    std::vector<std::string> argv_;
     std::chrono::milliseconds timeout_;
     std::vector<std::unique_ptr<PersistentProcess>> procs_;
     std::vector<Life> lives_;

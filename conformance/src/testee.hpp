@@ -69,6 +69,9 @@ public:
     // `worker` is the index of the calling thread (0 .. jobs-1).
     virtual TesteeResult run(Op op, std::string_view input, unsigned worker, const RunContext& ctx) = 0;
     virtual std::string describe() const = 0;
+    // The argv the testee runs for `op` (per case: that operation's command; persistent: the one
+    // long-lived command); empty for the in-process reference.
+    virtual std::vector<std::string> command(Op) const { return {}; }
     virtual bool measures_memory() const { return false; }
     // Small valid inputs per operation: what they cost is the testee's memory baseline.
     virtual void set_baselines(const std::map<Op, std::string>&) {}

@@ -25,10 +25,8 @@ namespace ond::conformance {
 using namespace ond::framing;  // Layout and the edit helpers
 namespace {
 
-std::string bytes_of(const Container& c) {
-    auto b = encode(c);
-    return std::string(reinterpret_cast<const char*>(b.data()), b.size());
-}
+using testing::bytes_of;
+
 
 TEST(SplitCommand, WordsQuotesAndEscapes) {
     EXPECT_EQ(split_command("ond decode"), (std::vector<std::string>{"ond", "decode"}));

@@ -75,6 +75,7 @@ ManifestCase case_of(const nlohmann::json& jc, std::string& id) {
     k.input = jc.at("input").get<std::string>();
     k.expected = str_or(jc, "expected");
     k.if_accepted = str_or(jc, "if_accepted");
+    k.listing = str_or(jc, "listing");
     if (jc.contains("sha256") && jc["sha256"].is_object())
         for (const auto& [rel, sum] : jc["sha256"].items()) k.sha256[rel] = sum.get<std::string>();
     return k;
@@ -135,14 +136,14 @@ std::vector<Rule> read_rules(const std::string& dir) {
     if (j.is_object() && j.contains("rules")) list = &j["rules"];
     if (list->is_array()) {
         for (const auto& r : *list) {
-            if (r.is_string()) rules.push_back({r.get<std::string>(), ""});
-            else rules.push_back({str_or(r, "id"), str_or(r, "title")});
+            if (r.is_string()) rules.push_back({r.get<std::string>(), "", ""});
+            else rules.push_back({str_or(r, "id"), str_or(r, "title"), str_or(r, "doc")});
         }
     } else if (list->is_object()) {
         for (auto it = list->begin(); it != list->end(); ++it) {
             std::string title = it->is_string() ? it->get<std::string>()
                                 : it->is_object() ? str_or(*it, "title") : std::string();
-            rules.push_back({it.key(), title});
+            rules.push_back({it.key(), title, it->is_object() ? str_or(*it, "doc") : std::string()});
         }
     }
     return rules;

@@ -35,7 +35,7 @@ struct ManifestCase {
     std::string description;
     std::string error;                         // expected error code, "" if none
     bool canonical = false;
-    std::string input, expected, if_accepted;
+    std::string input, expected, if_accepted, listing;
     std::map<std::string, std::string> sha256;  // path -> lower-case hex digest
 };
 
@@ -56,10 +56,12 @@ struct Manifest {
     std::vector<std::string> mismatched_files() const;
 };
 
-// A rule of rules.json: its id ("R17") and title.
+// A rule of rules.json: its id ("R17"), title and where it is explained, relative to the
+// corpus's parent ("docs/rulings.md#r17"; "" when not given).
 struct Rule {
     std::string id;
     std::string title;
+    std::string doc;
 };
 // The rules of DIR/rules.json (a list of ids or {id, title}, or an object id -> title or
 // {title}); empty when the file is absent. Throws when it is not JSON.
