@@ -14,11 +14,11 @@ namespace {
 
 using namespace ond::test;
 
-const std::filesystem::path cases = OND_CORPUS_CASES;
+const std::filesystem::path corpus_cases_dir = OND_CORPUS_CASES;
 
 // The reference: the token's UTF-16 units, back to WTF-8 (nullopt when it splits a pair, which
 // WTF-8 cannot hold as a substring: the halves would come back as lone surrogates).
-std::optional<std::string> reference_text(const Doc& d, std::size_t i) {
+std::optional<std::string> text_through_utf16(const Doc& d, std::size_t i) {
     const std::u16string units = unicode::utf16_from_wtf8(d.text);
     const std::uint32_t s = d.tokens.start[i], n = d.tokens.length[i];
     auto splits = [&](std::uint32_t at) {
@@ -34,13 +34,13 @@ TEST(TokenText, CorpusCjkAndEmojiFiles) {
                              "valid/text/combining-marks.ondc", "valid/text/token-inside-surrogate-pair.ondc",
                              "valid/string/utf8-cjk.ondc"}) {
         SCOPED_TRACE(name);
-        const Container c = decode(Bytes(load_file(cases / name)));
+        const Container c = decode(Bytes(load_file(corpus_cases_dir / name)));
         const Doc& d = c.docs.at(0);
         ASSERT_GT(d.tokens.size(), 0u);
         unicode::Utf16Offsets at(d.text);
         for (std::size_t i = 0; i < d.tokens.size(); ++i) {
             SCOPED_TRACE(i);
-            const auto want = reference_text(d, i);
+            const auto want = text_through_utf16(d, i);
             const auto walked = at.view(d.tokens.start[i], d.tokens.length[i]);
             const auto alone = d.token_text(i);
             ASSERT_EQ(walked.has_value(), want.has_value());
@@ -62,7 +62,7 @@ TEST(TokenText, CorpusCjkAndEmojiFiles) {
 
 TEST(TokenText, NormsOfTheEmojiFileAreTheTokensText) {
     // In this file every token's norm is its text: "😀", "smile", "𐌰", "gothic", "👍🏽", "ok.".
-    const Container c = decode(Bytes(load_file(cases / "valid/text/non-bmp-offsets.ondc")));
+    const Container c = decode(Bytes(load_file(corpus_cases_dir / "valid/text/non-bmp-offsets.ondc")));
     const Doc& d = c.docs[0];
     unicode::Utf16Offsets at(d.text);
     for (std::size_t i = 0; i < d.tokens.size(); ++i)
@@ -119,7 +119,7 @@ TEST(Utf16Offsets, LongAsciiRunsAndBuildingTokensFromSubstrings) {
 }
 
 TEST(Result, SameAnswersAsTheThrowingCalls) {
-    const auto good = load_file(cases / "valid/text/cjk.ondc");
+    const auto good = load_file(corpus_cases_dir / "valid/text/cjk.ondc");
     const auto r = try_decode(Bytes(good));
     ASSERT_TRUE(r.ok());
     EXPECT_TRUE(same_content(r.value(), decode(Bytes(good))));
@@ -157,17 +157,17 @@ TEST(Result, SameAnswersAsTheThrowingCalls) {
 }
 
 TEST(LoadFile, ReadsWholeFilesAndReportsErrors) {
-    const auto path = cases / "valid/text/non-bmp-offsets.ondc";
+    const auto path = corpus_cases_dir / "valid/text/non-bmp-offsets.ondc";
     const auto bytes = load_file(path);
     EXPECT_EQ(bytes.size(), std::filesystem::file_size(path));
     EXPECT_TRUE(validate(Bytes(bytes)).docs == 1);
 
     std::error_code ec;
-    const auto missing = load_file(cases / "no-such-file.ondc", ec);
+    const auto missing = load_file(corpus_cases_dir / "no-such-file.ondc", ec);
     EXPECT_EQ(ec, std::errc::no_such_file_or_directory);
     EXPECT_TRUE(missing.empty());
-    EXPECT_THROW((void)load_file(cases / "no-such-file.ondc"), std::filesystem::filesystem_error);
-    (void)load_file(cases, ec);  // a directory
+    EXPECT_THROW((void)load_file(corpus_cases_dir / "no-such-file.ondc"), std::filesystem::filesystem_error);
+    (void)load_file(corpus_cases_dir, ec);  // a directory
     EXPECT_TRUE(static_cast<bool>(ec));
     (void)load_file(path, ec);
     EXPECT_FALSE(static_cast<bool>(ec));
