@@ -35,11 +35,15 @@ struct Started {
     std::uint64_t total = 0;  // header, body and trailer
 };
 
-// Reads and checks a container's header into buf (12 bytes); nullopt at a clean end.
+// Reads and checks a container's header into buf (12 bytes); nullopt, with buf emptied, at a
+// clean end.
 std::optional<Started> read_header(const ReadFn& read, std::vector<std::byte>& buf, std::uint64_t start) {
     buf.resize(detail::header_size);
     const std::size_t got = read_fully(read, buf.data(), detail::header_size);
-    if (got == 0) return std::nullopt;
+    if (got == 0) {
+        buf.clear();
+        return std::nullopt;
+    }
     if (got < detail::header_size)
         throw Error(Errc::stream_truncated, start + got,
                     "the stream ends after " + detail::count_of(got, "byte", "bytes") + " of a container's header");
@@ -114,10 +118,7 @@ bool StreamReader::fill_container() {
     const std::uint64_t start = offset_;
     done_ = true;  // stays set if anything below throws, and at a clean end
     const std::optional<Started> s = read_header(read_, buf_, start);
-    if (!s) {
-        buf_.clear();
-        return false;
-    }
+    if (!s) return false;
     read_rest(start, s->total);
     return true;
 }
@@ -151,10 +152,7 @@ bool StreamReader::skip_next() {
     const std::uint64_t start = offset_;
     done_ = true;  // stays set if anything below throws, and at a clean end
     const std::optional<Started> s = read_header(read_, buf_, start);
-    if (!s) {
-        buf_.clear();
-        return false;
-    }
+    if (!s) return false;
     if (s->header.format != Format::ondc) {  // only with the bin-in-stream check switched off (tests)
         read_rest(start, s->total);
         done_ = true;

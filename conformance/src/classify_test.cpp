@@ -11,6 +11,17 @@ namespace {
 
 using testing::bytes_of;
 
+// A case the reference refuses with `error` (invalid, or implementation-defined and rejected).
+Case refused_case(const std::string& id, CaseKind kind, CaseVerdict verdict, const std::string& error) {
+    Case c;
+    c.id = id;
+    c.kind = kind;
+    c.verdict = verdict;
+    c.error = error;
+    c.expect_accept = false;
+    return c;
+}
+
 
 TesteeResult answer(Answer a, std::string out, std::string code = {}) {
     TesteeResult o;
@@ -23,12 +34,7 @@ TesteeResult answer(Answer a, std::string out, std::string code = {}) {
 // An implementation-defined encode case: the reference refuses; a writer that accepts must write
 // exactly the if-accepted bytes.
 Case impl_encode() {
-    Case c;
-    c.id = "impl/encode/x";
-    c.kind = CaseKind::encode;
-    c.verdict = CaseVerdict::impl;
-    c.error = "content.score-out-of-range";
-    c.expect_accept = false;
+    Case c = refused_case("impl/encode/x", CaseKind::encode, CaseVerdict::impl, "content.score-out-of-range");
     c.input = json::to_json(testing::basic_container(false));
     c.if_accepted = bytes_of(testing::basic_container(false));
     return c;
@@ -56,12 +62,7 @@ TEST(Classify, ImplEncodeUnderSpecWantsTheIfAcceptedBytes) {
 }
 
 TEST(Classify, ImplStreamUnderSpecWantsTheIfAcceptedLines) {
-    Case c;
-    c.id = "impl/stream/x";
-    c.kind = CaseKind::stream;
-    c.verdict = CaseVerdict::impl;
-    c.error = "section.misplaced";
-    c.expect_accept = false;
+    Case c = refused_case("impl/stream/x", CaseKind::stream, CaseVerdict::impl, "section.misplaced");
     std::string line = json::to_json(testing::basic_container(false)) + "\n";
     c.expected = line;                // before the fault, as the reference reads it
     c.if_accepted = line + line;      // what an accepting reader gives
@@ -73,12 +74,7 @@ TEST(Classify, ImplStreamUnderSpecWantsTheIfAcceptedLines) {
 }
 
 TEST(Classify, UnknownErrorCodeIsRecommended) {
-    Case c;
-    c.id = "invalid/x";
-    c.kind = CaseKind::decode;
-    c.verdict = CaseVerdict::invalid;
-    c.error = "crc.mismatch";
-    c.expect_accept = false;
+    Case c = refused_case("invalid/x", CaseKind::decode, CaseVerdict::invalid, "crc.mismatch");
     CaseResult r = classify(c, answer(Answer::reject, "", "crc.mismatched"), {});
     EXPECT_EQ(r.status, Status::pass);
     ASSERT_EQ(r.findings.size(), 2u);
