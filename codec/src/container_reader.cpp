@@ -80,4 +80,9 @@ std::optional<std::uint64_t> declared_size(Bytes first_12_bytes) {
 
 Summary validate(Bytes input) { return detail::decode_container<detail::ValidateMode>(input, 0, nullptr, nullptr); }
 
+std::string to_string(const Summary& s) {
+    return std::string(to_string(s.format)) + ", " + detail::count_of(s.docs, "document", "documents") + ", " +
+           detail::count_of(s.tokens, "token", "tokens") + (s.crc ? ", crc" : ", no crc");
+}
+
 }  // namespace ond

@@ -15,6 +15,7 @@ struct DocBinReader::State {
     std::uint32_t next = 0;
     bool crc = false;
     bool done = false;
+    Doc current;               // the range's record
     std::exception_ptr error;  // once a record fails, every later next() raises the same error
 };
 
@@ -39,6 +40,7 @@ DocBinReader& DocBinReader::operator=(DocBinReader&&) noexcept = default;
 const StringStore& DocBinReader::strings() const noexcept { return s_->strings; }
 bool DocBinReader::crc() const noexcept { return s_->crc; }
 std::uint32_t DocBinReader::count() const noexcept { return s_->count; }
+Doc& DocBinReader::current() noexcept { return s_->current; }
 
 bool DocBinReader::next(Doc& doc) {
     if (s_->error) std::rethrow_exception(s_->error);

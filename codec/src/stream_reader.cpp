@@ -138,13 +138,18 @@ void StreamReader::read_rest(std::uint64_t start, std::uint64_t total) {
 }
 
 std::optional<Container> StreamReader::next() {
-    if (!fill_container()) return std::nullopt;
     Container c;
+    if (!next(c)) return std::nullopt;
+    return c;
+}
+
+bool StreamReader::next(Container& reuse) {
+    if (!fill_container()) return false;
     done_ = true;
-    detail::decode_container<detail::DecodeMode>(Bytes(buf_.data(), buf_.size()), offset_ - buf_.size(), &c, nullptr);
+    detail::decode_container<detail::DecodeMode>(Bytes(buf_.data(), buf_.size()), offset_ - buf_.size(), &reuse, nullptr);
     done_ = false;
     ++count_;
-    return c;
+    return true;
 }
 
 bool StreamReader::skip_next() {

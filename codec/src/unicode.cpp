@@ -284,6 +284,34 @@ std::optional<Utf16Offsets::Range> Utf16Offsets::range(std::size_t byte_start, s
     return Range{*b, *e - *b};
 }
 
+std::size_t Utf16Offsets::to_bytes_rounded(std::uint64_t units, bool round_up) noexcept {
+    restart_if_past(units, byte_);
+    const auto* p = reinterpret_cast<const unsigned char*>(s_.data());
+    const std::size_t n = s_.size();
+    while (unit_ < units) {
+        if (units - unit_ >= 8 && n - byte_ >= 8 && ascii8(p + byte_)) {
+            byte_ += 8;
+            unit_ += 8;
+            continue;
+        }
+        if (byte_ == n) return n;
+        std::size_t len = seq_bytes(p[byte_]);
+        if (len > n - byte_) len = 1;
+        const std::uint64_t u = len == 4 ? 2 : 1;
+        if (unit_ + u > units) return round_up ? byte_ + len : byte_;  // between the halves of a pair
+        byte_ += len;
+        unit_ += u;
+    }
+    return byte_;
+}
+
+std::string_view Utf16Offsets::covering_view(std::uint64_t start, std::uint64_t length) noexcept {
+    const std::size_t b = to_bytes_rounded(start, false);
+    const std::uint64_t end = length > ~std::uint64_t{0} - start ? ~std::uint64_t{0} : start + length;
+    const std::size_t e = to_bytes_rounded(end, true);
+    return s_.substr(b, e > b ? e - b : 0);
+}
+
 std::optional<std::size_t> utf16_to_wtf8_offset(std::string_view s, std::uint64_t units) noexcept {
     return Utf16Offsets(s).to_bytes(units);
 }

@@ -147,12 +147,23 @@ struct Doc {
     std::optional<std::string_view> token_text(std::size_t i) const;
 };
 
+class DocView;
+class DocViewRange;
+
 struct Container {
     Format format = Format::ondc;
     bool crc = false;                  // a CRC-32 trailer is present / wanted
     StringStore strings;
     std::vector<Doc> docs;             // exactly one for ONDC
+
+    // Document i as a view that knows this container's strings (ond/view.hpp); precondition:
+    // i < docs.size(). doc_views() ranges over them all: `for (ond::DocView d : c.doc_views())`.
+    DocView doc(std::size_t i) const noexcept;
+    DocViewRange doc_views() const noexcept;
 };
+
+// "ONDC" or "ONDB".
+std::string_view to_string(Format f) noexcept;
 
 // Structural equality by value: strings are compared through their stores (so ids may differ),
 // floats by bit pattern (so -0.0 != 0.0, as a round trip must keep the sign).
@@ -160,3 +171,5 @@ bool same_doc(const Doc& a, const StringStore& sa, const Doc& b, const StringSto
 bool same_content(const Container& a, const Container& b);
 
 }  // namespace ond
+
+#include "ond/view.hpp"  // the views Container::doc() returns (after the model they view)

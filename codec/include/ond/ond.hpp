@@ -1,6 +1,7 @@
 // The whole public API of the ONDC/ONDB reference codec.
 #pragma once
 
+#include "ond/builder.hpp"
 #include "ond/error.hpp"
 #include "ond/inspect.hpp"
 #include "ond/listing.hpp"
@@ -9,4 +10,5 @@
 #include "ond/result.hpp"
 #include "ond/stream.hpp"
 #include "ond/unicode.hpp"
+#include "ond/view.hpp"
 #include "ond/writer.hpp"

@@ -3,9 +3,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "ond/error.hpp"
 #include "ond/model.hpp"
@@ -44,6 +46,9 @@ std::optional<std::uint64_t> declared_size(Bytes first_12_bytes);
 // The same checks as decode(), in the same order and with the same errors, building nothing.
 Summary validate(Bytes input);
 
+// One line for people, as `ond validate` words it: "ONDC, 1 document, 412 tokens, crc".
+std::string to_string(const Summary& s);
+
 // Reads an ONDB's records one at a time. The constructor checks the header, the container's
 // length, the string table and section 5's count; each next() decodes one record; the call that
 // finds no more records checks that the records fill section 5 and then the CRC. Verdict and
@@ -64,7 +69,31 @@ public:
     // later call throws the same error.
     bool next(Doc& doc);
 
+    // The records as a range: `for (ond::DocView doc : ond::DocBinReader(bytes))`. One Doc inside
+    // the reader is reused, so a view lasts until the next step. begin() reads the first record
+    // (on a reader already read from, the next one); each step throws as next() does.
+    class iterator {
+    public:
+        using value_type = DocView;
+        using difference_type = std::ptrdiff_t;
+        explicit iterator(DocBinReader* r) : r_(r) { ++*this; }
+        DocView operator*() const noexcept { return DocView(r_->current(), r_->strings()); }
+        iterator& operator++() {
+            more_ = r_->next(r_->current());
+            return *this;
+        }
+        void operator++(int) { ++*this; }
+        bool operator==(std::default_sentinel_t) const noexcept { return !more_; }
+
+    private:
+        DocBinReader* r_;
+        bool more_ = false;
+    };
+    iterator begin() { return iterator(this); }
+    std::default_sentinel_t end() const noexcept { return {}; }
+
 private:
+    Doc& current() noexcept;
     struct State;
     std::unique_ptr<State> s_;
 };

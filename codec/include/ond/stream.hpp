@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <istream>
+#include <iterator>
 #include <optional>
 #include <vector>
 
@@ -28,12 +29,38 @@ public:
     // Throws ond::Error with offsets counted from the start of the stream. After a throw the
     // reader is finished.
     std::optional<Container> next();
+    // The same into `reuse`, whose documents, columns and strings keep their capacity; false at a
+    // clean end. On a throw `reuse` holds unspecified (valid) content.
+    bool next(Container& reuse);
     // Same, but only checks (validate-only); false at a clean end. It validates each section as
     // its bytes arrive and holds at most the string table and one other section at a time (not
     // the container), with the same verdict and error as next(): a fault inside the container is
     // reported once the rest of it has arrived, so a stream that ends early is still
     // stream.truncated.
     bool skip_next();
+
+    // The containers as a range: `for (const ond::Container& c : reader)`, reusing one
+    // container inside the reader (valid until the next step); each step throws as next() does.
+    class iterator {
+    public:
+        using value_type = Container;
+        using difference_type = std::ptrdiff_t;
+        explicit iterator(StreamReader* r) : r_(r) { ++*this; }
+        const Container& operator*() const noexcept { return r_->current_; }
+        const Container* operator->() const noexcept { return &r_->current_; }
+        iterator& operator++() {
+            more_ = r_->next(r_->current_);
+            return *this;
+        }
+        void operator++(int) { ++*this; }
+        bool operator==(std::default_sentinel_t) const noexcept { return !more_; }
+
+    private:
+        StreamReader* r_;
+        bool more_ = false;
+    };
+    iterator begin() { return iterator(this); }
+    std::default_sentinel_t end() const noexcept { return {}; }
 
     std::uint64_t containers_read() const noexcept { return count_; }
     std::uint64_t offset() const noexcept { return offset_; }  // bytes consumed so far
@@ -48,6 +75,7 @@ private:
     std::uint64_t offset_ = 0;
     std::uint64_t count_ = 0;
     bool done_ = false;
+    Container current_;  // the range's container
 };
 
 }  // namespace ond

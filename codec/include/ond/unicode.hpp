@@ -67,6 +67,15 @@ public:
     };
     std::optional<Range> range(std::size_t byte_start, std::size_t byte_length) noexcept;
 
+    // The byte offset of the character boundary at or before UTF-16 offset `units` (with
+    // round_up: at or after it), never past the string's end. The two differ only between the
+    // halves of a surrogate pair: then they are the start and the end of its 4-byte sequence.
+    std::size_t to_bytes_rounded(std::uint64_t units, bool round_up) noexcept;
+    // The whole characters the UTF-16 range [start, start + length) touches, as a view of the
+    // string: view(start, length) when that exists; a range that splits a surrogate pair is
+    // widened to take the whole pair, and what lies past the string's end is left out.
+    std::string_view covering_view(std::uint64_t start, std::uint64_t length) noexcept;
+
 private:
     void restart_if_past(std::uint64_t units, std::size_t bytes) noexcept;
     std::string_view s_;

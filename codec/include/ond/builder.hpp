@@ -1,0 +1,104 @@
+// Building a document from its text and words, with no UTF-16 offsets counted by hand.
+//
+//     ond::Container c{.format = ond::Format::ondc, .crc = true};
+//     ond::DocBuilder b(c, "Apple buys a startup.");
+//     b.token("Apple").pos("PROPN");   // the next occurrence after the previous token
+//     b.token("buys").pos("VERB");
+//     b.entity(0, 1, "ORG").category("news", 0.9f);
+//
+// Each call checks what it can check at once and throws ond::Error (offset no_offset, a
+// content.* code, the field's path) when the content could not be written: a word not found,
+// a byte span off the text or inside a character, a token before the previous one, an empty
+// or overlapping entity, a repeated category. What depends on tokens added later (a head) is
+// left to the writer's check.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "ond/model.hpp"
+
+namespace ond {
+
+class DocBuilder;
+
+// One token of a DocBuilder, for setting its fields; each setter returns *this.
+class TokenBuilder {
+public:
+    TokenBuilder& attr(TokenColumn c, std::string_view value);
+    TokenBuilder& norm(std::string_view v) { return attr(TokenColumn::norm, v); }
+    TokenBuilder& lemma(std::string_view v) { return attr(TokenColumn::lemma, v); }
+    TokenBuilder& pos(std::string_view v) { return attr(TokenColumn::pos, v); }
+    TokenBuilder& tag(std::string_view v) { return attr(TokenColumn::tag, v); }
+    TokenBuilder& dep(std::string_view v) { return attr(TokenColumn::dep, v); }
+    TokenBuilder& morph(std::string_view v) { return attr(TokenColumn::morph, v); }
+    // The head's absolute token index; it may name a token not added yet. A new token is a root
+    // (its own head) until this is called.
+    TokenBuilder& head(std::size_t index);
+    TokenBuilder& sent(Sentence s);
+    TokenBuilder& conf(float c);  // in [0, 1]
+
+    std::size_t index() const noexcept { return i_; }
+
+private:
+    friend class DocBuilder;
+    TokenBuilder(DocBuilder& b, std::size_t i) noexcept : b_(&b), i_(i) {}
+    DocBuilder* b_;
+    std::size_t i_;
+};
+
+class DocBuilder {
+public:
+    // Adds a document with this text to `c`. The builder finds its document by index, so more
+    // builders on one container may be used side by side.
+    DocBuilder(Container& c, std::string_view text);
+    // Fills `doc` (emptied first), interning strings into `strings`.
+    DocBuilder(StringStore& strings, Doc& doc, std::string_view text);
+
+    // A token over the next occurrence of `word` at or after the end of the previous token
+    // (content.token-out-of-text when there is none; content.token-empty for "").
+    TokenBuilder token(std::string_view word);
+    // A token over bytes [byte_start, byte_start + byte_length) of the text; the span must lie
+    // in the text (content.token-out-of-text), on character boundaries (content.invalid-string),
+    // not before the end of the previous token (content.token-order) and not be empty.
+    TokenBuilder token_at(std::size_t byte_start, std::size_t byte_length);
+    // Token i, added before, to set more of its fields (std::out_of_range when there is none).
+    TokenBuilder at(std::size_t i);
+
+    // An entity over tokens [first, first + n) (tokens already added), after the previous one.
+    // Sets has_ents.
+    DocBuilder& entity(std::size_t first, std::size_t n, std::string_view label, float conf = 1.0f);
+    // Declares the entity annotation present even if no entity is added ("annotated, none found").
+    DocBuilder& entities_annotated();
+    // A category with its score in [0, 1]; labels must differ. Sets has_cats. Not in a bin.
+    DocBuilder& category(std::string_view label, float score);
+    // Declares the categories present even if none is added.
+    DocBuilder& categories_annotated();
+    // A span over tokens [first, first + n) in the group of this name (made on first use).
+    // Not in a bin.
+    DocBuilder& span(std::string_view group, std::size_t first, std::size_t n, std::string_view label,
+                     float conf = 1.0f);
+    // Declares a span group, possibly left empty.
+    DocBuilder& span_group(std::string_view name);
+
+    Doc& doc() noexcept { return c_ ? c_->docs[doc_index_] : *doc_; }
+    const StringStore& strings() const noexcept { return *strings_; }
+    DocView view() noexcept { return DocView(doc(), *strings_); }
+    std::size_t size() noexcept { return doc().tokens.size(); }  // tokens so far
+
+private:
+    friend class TokenBuilder;
+    StringId intern(std::string_view s) { return strings_->intern(s); }
+    void no_extras_in_bin(const char* what);
+    std::size_t group_index(std::string_view name);
+
+    Container* c_ = nullptr;  // the first form: the container and the doc's index in it
+    std::size_t doc_index_ = 0;
+    Doc* doc_ = nullptr;      // the second form
+    StringStore* strings_;
+    std::size_t byte_end_ = 0;   // where the previous token ends, in bytes
+    std::uint64_t unit_end_ = 0;  // and in UTF-16 units
+};
+
+}  // namespace ond

@@ -1,0 +1,292 @@
+// Read-only views of the content model that know their string table: a document's text, its
+// tokens with their text and attributes as string views, its entities, categories and span
+// groups. A view is two pointers and an index or so; it is valid while the Doc and the
+// StringStore it looks at are alive and unchanged.
+//
+//     for (ond::DocView doc : container.doc_views())
+//         for (ond::TokenView tok : doc.tokens())
+//             std::cout << tok.text() << '/' << tok.pos() << '\n';
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <string_view>
+
+#include "ond/model.hpp"
+#include "ond/unicode.hpp"
+
+namespace ond {
+
+class DocView;
+
+// One token. Its text is a view of the document's text: start/length count UTF-16 units and
+// the text is WTF-8, so the view is found by walking the text. A token taken from a token
+// range starts that walk where the range's walk is (walking every token in order is O(text));
+// one taken by index walks from the start of the text.
+class TokenView {
+public:
+    TokenView(const Doc& doc, const StringStore& strings, std::size_t index,
+              unicode::Utf16Offsets at) noexcept
+        : doc_(&doc), strings_(&strings), i_(index), at_(at) {}
+
+    std::size_t index() const noexcept { return i_; }
+    std::uint32_t start() const noexcept { return doc_->tokens.start[i_]; }    // UTF-16 units
+    std::uint32_t length() const noexcept { return doc_->tokens.length[i_]; }  // UTF-16 units
+
+    // The token's text. A token whose start or end falls between the two halves of a surrogate
+    // pair has no exact substring in WTF-8 (the pair is one 4-byte sequence): text() then gives
+    // the whole characters it touches, pair included, and exact_text() gives nullopt. The part
+    // of a token past the end of the text (only in a hand-built, unwritable doc) is left out.
+    std::string_view text() const noexcept;
+    std::optional<std::string_view> exact_text() const noexcept;
+
+    std::string_view attr(TokenColumn c) const noexcept { return strings_->view(doc_->tokens.column(c)[i_]); }
+    std::string_view norm() const noexcept { return attr(TokenColumn::norm); }
+    std::string_view lemma() const noexcept { return attr(TokenColumn::lemma); }
+    std::string_view pos() const noexcept { return attr(TokenColumn::pos); }
+    std::string_view tag() const noexcept { return attr(TokenColumn::tag); }
+    std::string_view dep() const noexcept { return attr(TokenColumn::dep); }
+    std::string_view morph() const noexcept { return attr(TokenColumn::morph); }
+
+    // The head as an absolute token index; a root is its own head.
+    std::size_t head_index() const noexcept { return static_cast<std::size_t>(doc_->tokens.head[i_]); }
+    // The head token. Precondition: head_index() < the doc's token count (always so after a read).
+    TokenView head() const noexcept {
+        return TokenView(*doc_, *strings_, head_index(), unicode::Utf16Offsets(doc_->text));
+    }
+    bool is_root() const noexcept { return head_index() == i_; }
+    Sentence sent() const noexcept { return doc_->tokens.sent[i_]; }
+    bool starts_sentence() const noexcept { return sent() == Sentence::start; }
+    float conf() const noexcept { return doc_->tokens.conf[i_]; }
+
+private:
+    const Doc* doc_;
+    const StringStore* strings_;
+    std::size_t i_;
+    mutable unicode::Utf16Offsets at_;  // a copy: text() moves only its own walk
+};
+
+// Tokens [first, last) of a document. Its iterator carries the walk over the text from one
+// token to the next; a token before the previous one restarts it from the start (right, but
+// O(text) for that step).
+class TokenRange {
+public:
+    class iterator {
+    public:
+        using value_type = TokenView;
+        using difference_type = std::ptrdiff_t;
+        iterator() = default;
+        iterator(const Doc* doc, const StringStore* strings, std::size_t i) noexcept
+            : doc_(doc), strings_(strings), i_(i), at_(doc ? std::string_view(doc->text) : std::string_view()) {}
+        TokenView operator*() const noexcept {
+            at_.to_bytes_rounded(doc_->tokens.start[i_], false);  // brings the walk up to this token
+            return TokenView(*doc_, *strings_, i_, at_);
+        }
+        iterator& operator++() noexcept {
+            ++i_;
+            return *this;
+        }
+        iterator operator++(int) noexcept {
+            iterator old = *this;
+            ++i_;
+            return old;
+        }
+        bool operator==(const iterator& o) const noexcept { return i_ == o.i_; }
+
+    private:
+        const Doc* doc_ = nullptr;
+        const StringStore* strings_ = nullptr;
+        std::size_t i_ = 0;
+        mutable unicode::Utf16Offsets at_{std::string_view()};
+    };
+
+    TokenRange(const Doc& doc, const StringStore& strings, std::size_t first, std::size_t last) noexcept
+        : doc_(&doc), strings_(&strings), first_(first), last_(last) {}
+    iterator begin() const noexcept { return iterator(doc_, strings_, first_); }
+    iterator end() const noexcept { return iterator(doc_, strings_, last_); }
+    std::size_t size() const noexcept { return last_ - first_; }
+    bool empty() const noexcept { return first_ == last_; }
+
+private:
+    const Doc* doc_;
+    const StringStore* strings_;
+    std::size_t first_, last_;
+};
+
+// A labelled run of tokens: an entity, or a span of a span group.
+class SpanView {
+public:
+    SpanView(const Doc& doc, const StringStore& strings, std::uint32_t first, std::uint32_t length, StringId label,
+             float conf) noexcept
+        : doc_(&doc), strings_(&strings), first_(first), length_(length), label_(label), conf_(conf) {}
+
+    std::string_view label() const noexcept { return strings_->view(label_); }
+    float conf() const noexcept { return conf_; }
+    std::size_t first_token() const noexcept { return first_; }
+    std::size_t size() const noexcept { return length_; }  // in tokens
+    TokenRange tokens() const noexcept { return TokenRange(*doc_, *strings_, first_, std::size_t{first_} + length_); }
+    // From the start of its first token to the end of its last, as TokenView::text() takes them
+    // (empty when its tokens are not in the doc: only in a hand-built, unwritable doc).
+    std::string_view text() const noexcept;
+
+private:
+    const Doc* doc_;
+    const StringStore* strings_;
+    std::uint32_t first_, length_;
+    StringId label_;
+    float conf_;
+};
+using EntityView = SpanView;
+
+struct CategoryView {
+    std::string_view label;
+    float score;
+};
+
+// Items [0, n) of a parent, each made on the fly by make(parent, i).
+template <class Parent, class View, View (*make)(const Parent&, std::size_t)>
+class IndexRange {
+public:
+    class iterator {
+    public:
+        using value_type = View;
+        using difference_type = std::ptrdiff_t;
+        iterator() = default;
+        iterator(const Parent& p, std::size_t i) noexcept : p_(p), i_(i) {}
+        View operator*() const { return make(p_, i_); }
+        iterator& operator++() noexcept {
+            ++i_;
+            return *this;
+        }
+        iterator operator++(int) noexcept {
+            iterator old = *this;
+            ++i_;
+            return old;
+        }
+        bool operator==(const iterator& o) const noexcept { return i_ == o.i_; }
+
+    private:
+        Parent p_;  // a copy (views are small): a range may outlive the view it came from
+        std::size_t i_ = 0;
+    };
+    IndexRange(const Parent& p, std::size_t n) noexcept : p_(p), n_(n) {}
+    iterator begin() const noexcept { return iterator(p_, 0); }
+    iterator end() const noexcept { return iterator(p_, n_); }
+    std::size_t size() const noexcept { return n_; }
+    bool empty() const noexcept { return n_ == 0; }
+    View operator[](std::size_t i) const { return make(p_, i); }
+
+private:
+    Parent p_;
+    std::size_t n_;
+};
+
+namespace detail {
+SpanView entity_at(const DocView& d, std::size_t i);
+CategoryView category_at(const DocView& d, std::size_t i);
+}  // namespace detail
+
+class SpanGroupView;
+
+// One document and the string table its ids index.
+class DocView {
+public:
+    DocView() = default;  // views nothing; for iterators
+    DocView(const Doc& doc, const StringStore& strings) noexcept : doc_(&doc), strings_(&strings) {}
+
+    const Doc& doc() const noexcept { return *doc_; }
+    const StringStore& strings() const noexcept { return *strings_; }
+    std::string_view str(StringId id) const noexcept { return strings_->view(id); }
+
+    std::string_view text() const noexcept { return doc_->text; }
+    std::size_t size() const noexcept { return doc_->tokens.size(); }  // tokens
+    bool empty() const noexcept { return size() == 0; }
+    TokenRange tokens() const noexcept { return TokenRange(*doc_, *strings_, 0, size()); }
+    // Token i, walking the text from its start for text(). Precondition: i < size().
+    TokenView token(std::size_t i) const noexcept {
+        return TokenView(*doc_, *strings_, i, unicode::Utf16Offsets(doc_->text));
+    }
+    TokenView operator[](std::size_t i) const noexcept { return token(i); }
+
+    // Whether the doc carries an entity annotation (section 4), even an empty one.
+    bool has_ents() const noexcept { return doc_->has_ents; }
+    IndexRange<DocView, SpanView, detail::entity_at> ents() const noexcept { return {*this, doc_->ents.size()}; }
+    bool has_cats() const noexcept { return doc_->has_cats; }
+    IndexRange<DocView, CategoryView, detail::category_at> cats() const noexcept { return {*this, doc_->cats.size()}; }
+    // The score of the category with this label, if there is one.
+    std::optional<float> category(std::string_view label) const noexcept;
+    std::size_t span_group_count() const noexcept { return doc_->spans.size(); }
+    SpanGroupView span_group(std::size_t g) const noexcept;
+    // The group with this name, if there is one.
+    std::optional<SpanGroupView> span_group(std::string_view name) const noexcept;
+
+private:
+    const Doc* doc_ = nullptr;
+    const StringStore* strings_ = nullptr;
+};
+
+namespace detail {
+SpanView span_at(const SpanGroupView& g, std::size_t i);
+}  // namespace detail
+
+class SpanGroupView {
+public:
+    SpanGroupView() = default;  // views nothing; for iterators
+    SpanGroupView(const DocView& doc, std::size_t g) noexcept : doc_(doc), g_(g) {}
+    std::string_view name() const noexcept { return doc_.str(group().name); }
+    std::size_t size() const noexcept { return group().spans.size(); }
+    IndexRange<SpanGroupView, SpanView, detail::span_at> spans() const noexcept { return {*this, size()}; }
+    SpanView operator[](std::size_t i) const noexcept { return detail::span_at(*this, i); }
+
+    const SpanGroup& group() const noexcept { return doc_.doc().spans[g_]; }
+    const DocView& doc() const noexcept { return doc_; }
+
+private:
+    DocView doc_;
+    std::size_t g_ = 0;
+};
+
+inline SpanGroupView DocView::span_group(std::size_t g) const noexcept { return SpanGroupView(*this, g); }
+
+inline DocView Container::doc(std::size_t i) const noexcept { return DocView(docs[i], strings); }
+
+// Every document of a container, as DocViews.
+class DocViewRange {
+public:
+    class iterator {
+    public:
+        using value_type = DocView;
+        using difference_type = std::ptrdiff_t;
+        iterator() = default;
+        explicit iterator(const Container* c, std::size_t i) noexcept : c_(c), i_(i) {}
+        DocView operator*() const noexcept { return c_->doc(i_); }
+        iterator& operator++() noexcept {
+            ++i_;
+            return *this;
+        }
+        iterator operator++(int) noexcept {
+            iterator old = *this;
+            ++i_;
+            return old;
+        }
+        bool operator==(const iterator& o) const noexcept { return i_ == o.i_; }
+
+    private:
+        const Container* c_ = nullptr;
+        std::size_t i_ = 0;
+    };
+    explicit DocViewRange(const Container& c) noexcept : c_(&c) {}
+    iterator begin() const noexcept { return iterator(c_, 0); }
+    iterator end() const noexcept { return iterator(c_, c_->docs.size()); }
+    std::size_t size() const noexcept { return c_->docs.size(); }
+    DocView operator[](std::size_t i) const noexcept { return c_->doc(i); }
+
+private:
+    const Container* c_;
+};
+
+inline DocViewRange Container::doc_views() const noexcept { return DocViewRange(*this); }
+
+}  // namespace ond

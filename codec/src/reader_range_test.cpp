@@ -1,0 +1,150 @@
+// The readers as ranges: DocBinReader in a range-for sees every record and throws as next()
+// does; StreamReader::next(Container&) keeps the container's capacity; the stream's range form.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+
+#include "ond/ond.hpp"
+#include "test_support.hpp"
+
+namespace ond {
+namespace {
+
+using namespace ond::test;
+
+const std::filesystem::path range_cases_dir = OND_CORPUS_CASES;
+
+std::vector<std::byte> range_case(const char* name) { return load_file(range_cases_dir / name); }
+
+std::istringstream stream_of(const char* name) {
+    const auto bytes = range_case(name);
+    return std::istringstream(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+TEST(DocBinReaderRange, SeesEveryRecordAsDecodeDoes) {
+    for (const char* name : {"valid/document/bin-60-docs-crc.ondb", "valid/bin/utf16-record-text.ondb",
+                             "valid/bin/empty-records.ondb", "valid/document/bin-large-records.ondb"}) {
+        SCOPED_TRACE(name);
+        const auto bytes = range_case(name);
+        const Container whole = decode(Bytes(bytes));
+        std::size_t n = 0;
+        for (DocView doc : DocBinReader(bytes)) {
+            ASSERT_LT(n, whole.docs.size());
+            EXPECT_TRUE(same_doc(doc.doc(), doc.strings(), whole.docs[n], whole.strings)) << n;
+            ++n;
+        }
+        EXPECT_EQ(n, whole.docs.size());
+    }
+}
+
+TEST(DocBinReaderRange, TokenTextOfARecordWithALoneSurrogate) {
+    const auto bytes = range_case("valid/bin/utf16-record-text.ondb");
+    std::vector<std::string> texts, norms;
+    for (DocView doc : DocBinReader(bytes))
+        for (TokenView tok : doc.tokens()) {
+            texts.emplace_back(tok.text());
+            norms.emplace_back(tok.norm());
+        }
+    EXPECT_EQ(texts, (std::vector<std::string>{"x", "\xED\xA0\x80", "y", "plain"}));
+    EXPECT_EQ(norms, texts);
+}
+
+TEST(DocBinReaderRange, ReusesOneDocInsideTheReader) {
+    const auto bytes = range_case("valid/document/bin-60-docs.ondb");
+    DocBinReader reader(bytes);
+    const Doc* first = nullptr;
+    for (DocView doc : reader) {
+        if (!first) first = &doc.doc();
+        EXPECT_EQ(&doc.doc(), first);
+        EXPECT_EQ(&doc.strings(), &reader.strings());
+    }
+}
+
+// Runs the range to its end; returns the records seen and the error that stopped it.
+std::pair<std::size_t, std::optional<Caught>> walk_bin(const std::vector<std::byte>& bytes) {
+    std::size_t n = 0;
+    auto err = catch_error([&] {
+        for ([[maybe_unused]] DocView doc : DocBinReader(bytes)) ++n;
+    });
+    return {n, err};
+}
+
+TEST(DocBinReaderRange, ErrorsThrowFromTheLoopWithCodeAndOffset) {
+    {
+        const auto [n, err] = walk_bin(range_case("invalid/bin/record-head-out-of-range.ondb"));
+        EXPECT_EQ(n, 2u);
+        ASSERT_TRUE(err.has_value());
+        EXPECT_EQ(err->code, "tokens.head-out-of-range");
+        EXPECT_EQ(err->offset, 414u);
+    }
+    {
+        const auto [n, err] = walk_bin(range_case("invalid/bin/crc-after-records.ondb"));
+        EXPECT_EQ(n, 3u);  // every record first, then the trailer
+        ASSERT_TRUE(err.has_value());
+        EXPECT_EQ(err->code, "crc.mismatch");
+        EXPECT_EQ(err->offset, 417u);
+    }
+    {
+        const auto [n, err] = walk_bin(range_case("invalid/bin/count-max.ondb"));  // from the constructor
+        EXPECT_EQ(n, 0u);
+        ASSERT_TRUE(err.has_value());
+        EXPECT_EQ(err->code, "bin.count-exceeds-bytes");
+        EXPECT_EQ(err->offset, 170u);
+    }
+}
+
+TEST(StreamReaderReuse, KeepsTheContainersCapacity) {
+    auto in = stream_of("valid/stream/same-twice.stream");
+    StreamReader reader(in);
+    Container c;
+    ASSERT_TRUE(reader.next(c));
+    ASSERT_EQ(c.docs.size(), 1u);
+    ASSERT_GT(c.docs[0].tokens.size(), 0u);
+    const Container first = c;
+    const Doc* docs = c.docs.data();
+    const std::uint32_t* starts = c.docs[0].tokens.start.data();
+    const StringId* pos = c.docs[0].tokens.column(TokenColumn::pos).data();
+    ASSERT_TRUE(reader.next(c));
+    EXPECT_TRUE(same_content(c, first));  // the same container twice
+    EXPECT_EQ(c.docs.data(), docs);
+    EXPECT_EQ(c.docs[0].tokens.start.data(), starts);
+    EXPECT_EQ(c.docs[0].tokens.column(TokenColumn::pos).data(), pos);
+    EXPECT_FALSE(reader.next(c));
+    EXPECT_EQ(reader.containers_read(), 2u);
+}
+
+TEST(StreamReaderRange, SeesEveryContainerAsNextDoes) {
+    for (const char* name : {"valid/stream/large-container.stream", "valid/stream/same-twice.stream",
+                             "valid/stream/noncanonical-member.stream", "valid/stream/empty.stream"}) {
+        SCOPED_TRACE(name);
+        auto a = stream_of(name);
+        std::vector<Container> want;
+        StreamReader one_by_one(a);
+        while (auto c = one_by_one.next()) want.push_back(std::move(*c));
+        auto b = stream_of(name);
+        std::size_t n = 0;
+        for (const Container& c : StreamReader(b)) {
+            ASSERT_LT(n, want.size());
+            EXPECT_TRUE(same_content(c, want[n]));
+            ++n;
+        }
+        EXPECT_EQ(n, want.size());
+    }
+}
+
+TEST(StreamReaderRange, ErrorsThrowFromTheLoopWithCodeAndOffset) {
+    auto in = stream_of("invalid/stream/body-fault-third.stream");
+    std::size_t n = 0;
+    const auto err = catch_error([&] {
+        for (const Container& c : StreamReader(in)) n += c.docs.size();
+    });
+    EXPECT_EQ(n, 2u);
+    ASSERT_TRUE(err.has_value());
+    EXPECT_EQ(err->code, "tokens.head-out-of-range");
+    EXPECT_EQ(err->offset, 363u);
+}
+
+}  // namespace
+}  // namespace ond

@@ -1,0 +1,200 @@
+// The views (ond/view.hpp): token text on CJK, emoji and split surrogate pairs, attributes,
+// heads, entities, categories and span groups, checked against the corpus files' known content.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iterator>
+#include <ranges>
+#include <string>
+#include <vector>
+
+#include "ond/ond.hpp"
+#include "test_support.hpp"
+
+namespace ond {
+namespace {
+
+using namespace ond::test;
+
+const std::filesystem::path view_cases_dir = OND_CORPUS_CASES;
+
+Container load_view_case(const char* name) { return decode(Bytes(load_file(view_cases_dir / name))); }
+
+std::vector<std::string> texts_of(DocView doc) {
+    std::vector<std::string> out;
+    for (TokenView tok : doc.tokens()) out.emplace_back(tok.text());
+    return out;
+}
+
+TEST(DocView, CjkTokensTextAndAttributes) {
+    const Container c = load_view_case("valid/text/cjk.ondc");  // "東京 は 大きい。"
+    const DocView doc = c.doc(0);
+    EXPECT_EQ(doc.text(), "東京 は 大きい。");
+    ASSERT_EQ(doc.size(), 3u);
+    EXPECT_EQ(texts_of(doc), (std::vector<std::string>{"東京", "は", "大きい。"}));
+    std::vector<std::string> pos, deps, morphs;
+    for (TokenView tok : doc.tokens()) {
+        pos.emplace_back(tok.pos());
+        deps.emplace_back(tok.dep());
+        morphs.emplace_back(tok.morph());
+        EXPECT_EQ(tok.text(), tok.norm());
+        EXPECT_EQ(tok.lemma(), tok.norm());
+        EXPECT_EQ(tok.head_index(), 1u);
+        EXPECT_EQ(tok.head().text(), "は");
+        EXPECT_EQ(tok.conf(), 1.0f);
+    }
+    EXPECT_EQ(pos, (std::vector<std::string>{"ADJ", "VERB", "NOUN"}));
+    EXPECT_EQ(deps, (std::vector<std::string>{"nsubj", "ROOT", "obl"}));
+    EXPECT_EQ(morphs, (std::vector<std::string>{"", "", "Number=Sing"}));
+    EXPECT_EQ(doc[0].sent(), Sentence::start);
+    EXPECT_TRUE(doc[0].starts_sentence());
+    EXPECT_EQ(doc[2].sent(), Sentence::inside);
+    EXPECT_TRUE(doc[1].is_root());
+    EXPECT_FALSE(doc[2].is_root());
+    EXPECT_EQ(doc[2].attr(TokenColumn::tag), "NN");
+    EXPECT_EQ(doc[2].start(), 5u);
+    EXPECT_EQ(doc[2].length(), 4u);
+    EXPECT_EQ(doc.token(2).text(), "大きい。");  // by index: walks from the start
+    EXPECT_FALSE(doc.has_ents());
+    EXPECT_TRUE(doc.ents().empty());
+    EXPECT_FALSE(doc.has_cats());
+}
+
+TEST(DocView, NonBmpTokensAreViewsOfTheText) {
+    const Container c = load_view_case("valid/text/non-bmp-offsets.ondc");
+    const DocView doc = c.doc(0);
+    EXPECT_EQ(texts_of(doc), (std::vector<std::string>{"😀", "smile", "𐌰", "gothic", "👍🏽", "ok."}));
+    for (TokenView tok : doc.tokens()) {
+        EXPECT_EQ(tok.exact_text(), tok.text());
+        EXPECT_GE(tok.text().data(), doc.text().data());
+        EXPECT_LE(tok.text().data() + tok.text().size(), doc.text().data() + doc.text().size());
+    }
+}
+
+TEST(DocView, TokensThatSplitASurrogatePairGetTheWholePair) {
+    // "😀😁" in three tokens: the first half of 😀; its second half and the first of 😁; the rest.
+    const Container c = load_view_case("valid/text/token-inside-surrogate-pair.ondc");
+    const DocView doc = c.doc(0);
+    EXPECT_EQ(texts_of(doc), (std::vector<std::string>{"😀", "😀😁", "😁"}));
+    for (TokenView tok : doc.tokens()) EXPECT_EQ(tok.exact_text(), std::nullopt) << tok.index();
+    EXPECT_EQ(doc.token(1).text(), "😀😁");
+}
+
+TEST(DocView, TheEmojiHeavyFileAgreesWithTokenTextOneByOne) {
+    for (const char* name : {"valid/document/emoji-heavy.ondc", "valid/document/multilingual.ondc",
+                             "valid/document/lone-surrogates-everywhere.ondc"}) {
+        SCOPED_TRACE(name);
+        const Container c = load_view_case(name);
+        const DocView doc = c.doc(0);
+        ASSERT_GT(doc.size(), 4u);
+        std::size_t i = 0;
+        for (TokenView tok : doc.tokens()) {
+            ASSERT_EQ(tok.index(), i);
+            const auto alone = c.docs[0].token_text(i);
+            EXPECT_EQ(tok.exact_text(), alone) << i;
+            if (alone) {
+                EXPECT_EQ(tok.text(), *alone) << i;
+            }
+            ++i;
+        }
+        EXPECT_EQ(i, doc.size());
+    }
+}
+
+TEST(DocView, OutOfOrderTokensStillGetTheirText) {
+    // Hand-built (the writer would refuse the order), so the walk has to go back.
+    Container c = ondc("東京 😀 ok");
+    Doc& d = c.docs[0];
+    add_token(c, d, 6, 2, 0);  // "ok"
+    add_token(c, d, 0, 2, 0);  // "東京"
+    add_token(c, d, 3, 2, 0);  // "😀"
+    add_token(c, d, 0, 1, 0);  // "東"
+    add_token(c, d, 7, 5, 0);  // past the end of the text: only "k"
+    EXPECT_EQ(texts_of(c.doc(0)), (std::vector<std::string>{"ok", "東京", "😀", "東", "k"}));
+    EXPECT_EQ(c.doc(0)[4].exact_text(), std::nullopt);
+}
+
+TEST(DocView, EntitiesCategoriesAndSpanGroups) {
+    Container c = ondc("Apple buys a startup in 東京.");
+    Doc& d = c.docs[0];
+    for (auto [s, n] : {std::pair{0, 5}, {6, 4}, {11, 1}, {13, 7}, {21, 2}, {24, 2}, {26, 1}})
+        add_token(c, d, static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(n), 0);
+    d.has_ents = true;
+    d.ents = {{0, 1, c.strings.intern("ORG"), 0.75f}, {5, 2, c.strings.intern("GPE"), 1.0f}};
+    d.has_cats = true;
+    d.cats = {{c.strings.intern("news"), 0.9f}, {c.strings.intern("tech"), 0.5f}};
+    d.spans = {{c.strings.intern("np"), {{2, 2, c.strings.intern("NP"), 1.0f}}}};
+
+    const DocView doc = c.doc(0);
+    ASSERT_EQ(doc.ents().size(), 2u);
+    std::vector<std::string> ents;
+    for (EntityView e : doc.ents()) ents.push_back(std::string(e.label()) + ":" + std::string(e.text()));
+    EXPECT_EQ(ents, (std::vector<std::string>{"ORG:Apple", "GPE:東京."}));
+    EXPECT_EQ(doc.ents()[0].conf(), 0.75f);
+    EXPECT_EQ(doc.ents()[1].first_token(), 5u);
+    EXPECT_EQ(doc.ents()[1].size(), 2u);
+    std::vector<std::string> ent_tokens;
+    for (TokenView tok : doc.ents()[1].tokens()) ent_tokens.emplace_back(tok.text());
+    EXPECT_EQ(ent_tokens, (std::vector<std::string>{"東京", "."}));
+
+    ASSERT_EQ(doc.cats().size(), 2u);
+    EXPECT_EQ(doc.cats()[1].label, "tech");
+    EXPECT_EQ(doc.cats()[1].score, 0.5f);
+    EXPECT_EQ(doc.category("news"), 0.9f);
+    EXPECT_EQ(doc.category("sport"), std::nullopt);
+
+    ASSERT_EQ(doc.span_group_count(), 1u);
+    EXPECT_EQ(doc.span_group(0).name(), "np");
+    const auto np = doc.span_group("np");
+    ASSERT_TRUE(np.has_value());
+    EXPECT_EQ((*np)[0].label(), "NP");
+    EXPECT_EQ((*np)[0].text(), "a startup");
+    for (SpanView s : np->spans()) EXPECT_EQ(s.size(), 2u);
+    EXPECT_EQ(doc.span_group("vp"), std::nullopt);
+}
+
+TEST(DocView, RangesOutliveTheViewTheyCameFrom) {
+    Container c = ondc("a b");
+    add_token(c, c.docs[0], 0, 1, 0);
+    c.docs[0].has_ents = true;
+    c.docs[0].ents = {{0, 1, c.strings.intern("X"), 1.0f}};
+    std::vector<std::string> labels;
+    for (EntityView e : c.doc(0).ents()) labels.emplace_back(e.label());  // c.doc(0) is a temporary
+    EXPECT_EQ(labels, std::vector<std::string>{"X"});
+}
+
+TEST(DocView, AContainersDocumentsAsViews) {
+    const Container c = load_view_case("valid/bin/three-records.ondb");
+    ASSERT_EQ(c.docs.size(), 3u);
+    std::size_t n = 0, tokens = 0;
+    for (DocView doc : c.doc_views()) {
+        EXPECT_EQ(&doc.doc(), &c.docs[n]);
+        EXPECT_EQ(&doc.strings(), &c.strings);
+        tokens += doc.size();
+        ++n;
+    }
+    EXPECT_EQ(n, 3u);
+    EXPECT_EQ(tokens, validate(Bytes(load_file(view_cases_dir / "valid/bin/three-records.ondb"))).tokens);
+    EXPECT_EQ(c.doc_views().size(), 3u);
+}
+
+TEST(DocView, RangesAreStandardRanges) {
+    static_assert(std::forward_iterator<TokenRange::iterator>);
+    static_assert(std::ranges::forward_range<TokenRange>);
+    static_assert(std::ranges::forward_range<DocViewRange>);
+    static_assert(std::ranges::forward_range<decltype(std::declval<DocView>().ents())>);
+    static_assert(std::input_iterator<DocBinReader::iterator>);
+    static_assert(std::input_iterator<StreamReader::iterator>);
+    SUCCEED();
+}
+
+TEST(SummaryText, AsTheToolWordsIt) {
+    EXPECT_EQ(to_string(validate(Bytes(load_file(view_cases_dir / "valid/text/cjk.ondc")))),
+              "ONDC, 1 document, 3 tokens, no crc");
+    EXPECT_EQ(to_string(validate(Bytes(load_file(view_cases_dir / "valid/bin/three-records-crc.ondb")))),
+              "ONDB, 3 documents, 10 tokens, crc");
+    EXPECT_EQ(to_string(Format::ondb), "ONDB");
+}
+
+}  // namespace
+}  // namespace ond
