@@ -139,11 +139,9 @@ struct Doc {
 
     // Token i's text as a view of `text` (token offsets count UTF-16 units, `text` is WTF-8):
     // nullopt when the token starts or ends between the two halves of a surrogate pair, or lies
-    // outside the text. It walks the text from its start; to take every token's text, walk once
-    // with unicode::Utf16Offsets (ond/unicode.hpp):
-    //     ond::unicode::Utf16Offsets at(doc.text);
-    //     for (std::size_t i = 0; i < doc.tokens.size(); ++i)
-    //         auto text = at.view(doc.tokens.start[i], doc.tokens.length[i]);
+    // outside the text. It walks the text from its start; to take every token's text, range over
+    // a DocView's tokens (ond/view.hpp), which walks the text once:
+    //     for (ond::TokenView tok : container.doc(0).tokens()) use(tok.text());
     std::optional<std::string_view> token_text(std::size_t i) const;
 };
 
