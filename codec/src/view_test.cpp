@@ -101,6 +101,16 @@ TEST(DocView, TheEmojiHeavyFileAgreesWithTokenTextOneByOne) {
     }
 }
 
+TEST(DocView, TokenViewsKeptPastTheirLoopStillGiveTheirText) {
+    // Each view carries its own copy of the walk, so it needs the doc, not the range or iterator.
+    const Container c = load_view_case("valid/text/non-bmp-offsets.ondc");
+    std::vector<TokenView> kept;
+    for (TokenView tok : c.doc(0).tokens()) kept.push_back(tok);
+    std::vector<std::string> texts;
+    for (auto it = kept.rbegin(); it != kept.rend(); ++it) texts.emplace_back(it->text());
+    EXPECT_EQ(texts, (std::vector<std::string>{"ok.", "👍🏽", "gothic", "𐌰", "smile", "😀"}));
+}
+
 TEST(DocView, OutOfOrderTokensStillGetTheirText) {
     // Hand-built (the writer would refuse the order), so the walk has to go back.
     Container c = ondc("東京 😀 ok");

@@ -128,7 +128,8 @@ public:
     std::size_t size() const noexcept { return length_; }  // in tokens
     TokenRange tokens() const noexcept { return TokenRange(*doc_, *strings_, first_, std::size_t{first_} + length_); }
     // From the start of its first token to the end of its last, as TokenView::text() takes them
-    // (empty when its tokens are not in the doc: only in a hand-built, unwritable doc).
+    // (empty when its tokens are not in the doc: only in a hand-built, unwritable doc). It walks
+    // the text from its start.
     std::string_view text() const noexcept;
 
 private:
