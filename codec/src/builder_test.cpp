@@ -2,6 +2,7 @@
 // offsets on CJK and non-BMP text, sections consistent by construction, and each refusal's code.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "ond/ond.hpp"
@@ -67,6 +68,30 @@ TEST(DocBuilder, Utf16OffsetsOnCjkAndNonBmpText) {
     for (TokenView tok : c.doc(0).tokens()) texts.emplace_back(tok.text());
     EXPECT_EQ(texts, (std::vector<std::string>{"東京", "で", "😀", "and", "𐌰", "𐌱", "ok", "😀"}));
     EXPECT_NO_THROW(check_writable(c));
+}
+
+TEST(DocBuilder, RebuildsTheOffsetsOfTheCorpusDocuments) {
+    // Every token of real multilingual, emoji and surrogate texts, added again by its byte span
+    // (from the views) and by its word: the builder must find the file's UTF-16 offsets.
+    const std::filesystem::path cases = OND_CORPUS_CASES;
+    for (const char* name : {"valid/document/emoji-heavy.ondc", "valid/document/multilingual.ondc",
+                             "valid/document/lone-surrogates-everywhere.ondc", "valid/text/cjk.ondc",
+                             "valid/text/non-bmp-offsets.ondc", "valid/document/thousands-of-tokens.ondc"}) {
+        SCOPED_TRACE(name);
+        const Container c = decode(Bytes(load_file(cases / name)));
+        const DocView doc = c.doc(0);
+        Container by_span, by_word;
+        DocBuilder spans(by_span, doc.text()), words(by_word, doc.text());
+        for (TokenView tok : doc.tokens()) {
+            const std::string_view text = tok.exact_text().value();
+            spans.token_at(static_cast<std::size_t>(text.data() - doc.text().data()), text.size());
+            words.token(text);
+        }
+        EXPECT_EQ(by_span.docs[0].tokens.start, c.docs[0].tokens.start);
+        EXPECT_EQ(by_span.docs[0].tokens.length, c.docs[0].tokens.length);
+        EXPECT_EQ(by_word.docs[0].tokens.start, c.docs[0].tokens.start);
+        EXPECT_EQ(by_word.docs[0].tokens.length, c.docs[0].tokens.length);
+    }
 }
 
 TEST(DocBuilder, TokensByByteSpanAndALoneSurrogate) {

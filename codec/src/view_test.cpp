@@ -198,6 +198,23 @@ TEST(DocView, RangesAreStandardRanges) {
     SUCCEED();
 }
 
+TEST(Utf16OffsetsCovering, WidensOnlyWhereAPairIsSplit) {
+    // "a" (1 unit, 1 byte), "😀" (2, 4), "東" (1, 3), lone U+D800 (1, 3).
+    const std::string s = "a\xF0\x9F\x98\x80\xE6\x9D\xB1\xED\xA0\x80";
+    unicode::Utf16Offsets at(s);
+    EXPECT_EQ(at.to_bytes_rounded(2, false), 1u);  // inside the pair: its start ...
+    EXPECT_EQ(at.to_bytes_rounded(2, true), 5u);   // ... or its end
+    EXPECT_EQ(at.to_bytes_rounded(3, false), 5u);  // on a boundary both agree
+    EXPECT_EQ(at.to_bytes_rounded(3, true), 5u);
+    EXPECT_EQ(at.to_bytes_rounded(99, true), s.size());  // past the end: the end
+    EXPECT_EQ(at.covering_view(0, 2), "a\xF0\x9F\x98\x80");
+    EXPECT_EQ(at.covering_view(2, 2), "\xF0\x9F\x98\x80\xE6\x9D\xB1");
+    EXPECT_EQ(at.covering_view(4, 1), "\xED\xA0\x80");  // a lone surrogate is a character of its own
+    EXPECT_EQ(at.covering_view(1, 2), "\xF0\x9F\x98\x80");
+    EXPECT_EQ(at.covering_view(5, 3), "");
+    EXPECT_EQ(at.covering_view(0, ~std::uint64_t{0}), s);
+}
+
 TEST(SummaryText, AsTheToolWordsIt) {
     EXPECT_EQ(to_string(validate(Bytes(load_file(view_cases_dir / "valid/text/cjk.ondc")))),
               "ONDC, 1 document, 3 tokens, no crc");
