@@ -11,10 +11,9 @@ std::string_view SpanView::text() const noexcept {
     const Tokens& t = doc_->tokens;
     const std::size_t last = std::size_t{first_} + length_;
     if (length_ == 0 || last > t.size()) return {};
-    unicode::Utf16Offsets at(doc_->text);
     const std::uint64_t start = t.start[first_];
     const std::uint64_t end = std::uint64_t{t.start[last - 1]} + t.length[last - 1];
-    return at.covering_view(start, end > start ? end - start : 0);
+    return at_.covering_view(start, end > start ? end - start : 0);
 }
 
 std::optional<float> DocView::category(std::string_view label) const noexcept {
@@ -31,19 +30,9 @@ std::optional<SpanGroupView> DocView::span_group(std::string_view name) const no
 
 namespace detail {
 
-SpanView entity_at(const DocView& d, std::size_t i) {
-    const Entity& e = d.doc().ents[i];
-    return SpanView(d.doc(), d.strings(), e.start, e.length, e.label, e.conf);
-}
-
 CategoryView category_at(const DocView& d, std::size_t i) {
     const Category& c = d.doc().cats[i];
     return CategoryView{d.str(c.label), c.score};
-}
-
-SpanView span_at(const SpanGroupView& g, std::size_t i) {
-    const Span& s = g.group().spans[i];
-    return SpanView(g.doc().doc(), g.doc().strings(), s.start, s.length, s.label, s.conf);
 }
 
 }  // namespace detail

@@ -163,6 +163,34 @@ TEST(DocView, EntitiesCategoriesAndSpanGroups) {
     EXPECT_EQ(doc.span_group("vp"), std::nullopt);
 }
 
+TEST(DocView, EntityAndSpanTextsOfTheCorpusDocuments) {
+    // Through the ranges (one walk) and one by one (a walk each): the same text, which runs from
+    // the first token's text to the last's.
+    for (const char* name : {"valid/document/emoji-heavy.ondc", "valid/document/multilingual.ondc",
+                             "valid/document/thousands-of-tokens.ondc"}) {
+        SCOPED_TRACE(name);
+        const Container c = load_view_case(name);
+        const DocView doc = c.doc(0);
+        ASSERT_FALSE(doc.ents().empty());
+        std::size_t i = 0;
+        for (EntityView e : doc.ents()) {
+            const std::string_view first = doc.token(e.first_token()).text();
+            const std::string_view last = doc.token(e.first_token() + e.size() - 1).text();
+            EXPECT_EQ(e.text(), doc.ents()[i].text());
+            EXPECT_EQ(e.text().data(), first.data());
+            EXPECT_EQ(e.text().data() + e.text().size(), last.data() + last.size());
+            EXPECT_EQ(e.label(), doc.str(c.docs[0].ents[i].label));
+            ++i;
+        }
+        ASSERT_GT(doc.span_group_count(), 0u);
+        const SpanGroupView group = doc.span_group(0);
+        i = 0;
+        for (SpanView s : group.spans()) EXPECT_EQ(s.text(), group[i++].text());
+    }
+    const Container multilingual = load_view_case("valid/document/multilingual.ondc");
+    EXPECT_EQ(multilingual.doc(0).category("経済"), 0.7558594f);
+}
+
 TEST(DocView, RangesOutliveTheViewTheyCameFrom) {
     Container c = ondc("a b");
     add_token(c, c.docs[0], 0, 1, 0);

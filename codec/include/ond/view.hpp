@@ -13,6 +13,7 @@
 #include <iterator>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "ond/model.hpp"
 #include "ond/unicode.hpp"
@@ -119,8 +120,11 @@ private:
 class SpanView {
 public:
     SpanView(const Doc& doc, const StringStore& strings, std::uint32_t first, std::uint32_t length, StringId label,
+             float conf, unicode::Utf16Offsets at) noexcept
+        : doc_(&doc), strings_(&strings), first_(first), length_(length), label_(label), conf_(conf), at_(at) {}
+    SpanView(const Doc& doc, const StringStore& strings, std::uint32_t first, std::uint32_t length, StringId label,
              float conf) noexcept
-        : doc_(&doc), strings_(&strings), first_(first), length_(length), label_(label), conf_(conf) {}
+        : SpanView(doc, strings, first, length, label, conf, unicode::Utf16Offsets(doc.text)) {}
 
     std::string_view label() const noexcept { return strings_->view(label_); }
     float conf() const noexcept { return conf_; }
@@ -128,8 +132,8 @@ public:
     std::size_t size() const noexcept { return length_; }  // in tokens
     TokenRange tokens() const noexcept { return TokenRange(*doc_, *strings_, first_, std::size_t{first_} + length_); }
     // From the start of its first token to the end of its last, as TokenView::text() takes them
-    // (empty when its tokens are not in the doc: only in a hand-built, unwritable doc). It walks
-    // the text from its start.
+    // (empty when its tokens are not in the doc: only in a hand-built, unwritable doc). Like a
+    // token's, the walk goes on from the range's when the span came from one.
     std::string_view text() const noexcept;
 
 private:
@@ -138,8 +142,63 @@ private:
     std::uint32_t first_, length_;
     StringId label_;
     float conf_;
+    mutable unicode::Utf16Offsets at_;
 };
 using EntityView = SpanView;
+
+// A document's entities, or one group's spans, carrying the walk over the text from one to the
+// next as TokenRange does.
+template <class Item>  // Entity or Span
+class SpanRange {
+public:
+    class iterator {
+    public:
+        using value_type = SpanView;
+        using difference_type = std::ptrdiff_t;
+        iterator() = default;
+        iterator(const Doc* doc, const StringStore* strings, const std::vector<Item>* items, std::size_t i) noexcept
+            : doc_(doc), strings_(strings), items_(items), i_(i),
+              at_(doc ? std::string_view(doc->text) : std::string_view()) {}
+        SpanView operator*() const noexcept {
+            const Item& item = (*items_)[i_];
+            if (item.start < doc_->tokens.size()) at_.to_bytes_rounded(doc_->tokens.start[item.start], false);
+            return SpanView(*doc_, *strings_, item.start, item.length, item.label, item.conf, at_);
+        }
+        iterator& operator++() noexcept {
+            ++i_;
+            return *this;
+        }
+        iterator operator++(int) noexcept {
+            iterator old = *this;
+            ++i_;
+            return old;
+        }
+        bool operator==(const iterator& o) const noexcept { return i_ == o.i_; }
+
+    private:
+        const Doc* doc_ = nullptr;
+        const StringStore* strings_ = nullptr;
+        const std::vector<Item>* items_ = nullptr;
+        std::size_t i_ = 0;
+        mutable unicode::Utf16Offsets at_{std::string_view()};
+    };
+
+    SpanRange(const Doc& doc, const StringStore& strings, const std::vector<Item>& items) noexcept
+        : doc_(&doc), strings_(&strings), items_(&items) {}
+    iterator begin() const noexcept { return iterator(doc_, strings_, items_, 0); }
+    iterator end() const noexcept { return iterator(doc_, strings_, items_, items_->size()); }
+    std::size_t size() const noexcept { return items_->size(); }
+    bool empty() const noexcept { return items_->empty(); }
+    SpanView operator[](std::size_t i) const noexcept {
+        const Item& item = (*items_)[i];
+        return SpanView(*doc_, *strings_, item.start, item.length, item.label, item.conf);
+    }
+
+private:
+    const Doc* doc_;
+    const StringStore* strings_;
+    const std::vector<Item>* items_;
+};
 
 struct CategoryView {
     std::string_view label;
@@ -185,7 +244,6 @@ private:
 };
 
 namespace detail {
-SpanView entity_at(const DocView& d, std::size_t i);
 CategoryView category_at(const DocView& d, std::size_t i);
 }  // namespace detail
 
@@ -213,7 +271,7 @@ public:
 
     // Whether the doc carries an entity annotation (section 4), even an empty one.
     bool has_ents() const noexcept { return doc_->has_ents; }
-    IndexRange<DocView, SpanView, detail::entity_at> ents() const noexcept { return {*this, doc_->ents.size()}; }
+    SpanRange<Entity> ents() const noexcept { return SpanRange<Entity>(*doc_, *strings_, doc_->ents); }
     bool has_cats() const noexcept { return doc_->has_cats; }
     IndexRange<DocView, CategoryView, detail::category_at> cats() const noexcept { return {*this, doc_->cats.size()}; }
     // The score of the category with this label, if there is one.
@@ -228,18 +286,14 @@ private:
     const StringStore* strings_ = nullptr;
 };
 
-namespace detail {
-SpanView span_at(const SpanGroupView& g, std::size_t i);
-}  // namespace detail
-
 class SpanGroupView {
 public:
     SpanGroupView() = default;  // views nothing; for iterators
     SpanGroupView(const DocView& doc, std::size_t g) noexcept : doc_(doc), g_(g) {}
     std::string_view name() const noexcept { return doc_.str(group().name); }
     std::size_t size() const noexcept { return group().spans.size(); }
-    IndexRange<SpanGroupView, SpanView, detail::span_at> spans() const noexcept { return {*this, size()}; }
-    SpanView operator[](std::size_t i) const noexcept { return detail::span_at(*this, i); }
+    SpanRange<Span> spans() const noexcept { return SpanRange<Span>(doc_.doc(), doc_.strings(), group().spans); }
+    SpanView operator[](std::size_t i) const noexcept { return spans()[i]; }
 
     const SpanGroup& group() const noexcept { return doc_.doc().spans[g_]; }
     const DocView& doc() const noexcept { return doc_; }
