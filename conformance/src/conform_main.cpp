@@ -75,7 +75,7 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
                                    "byte body in a stream (--stream-decoder); see conformance/README.md for time and memory");
     app.add_option("--seed", seed_text,
                    "seed of the derived mutations and of --fuzz: a number, or 'random'; default: a function of the corpus version");
-    app.add_option("--memory-bound", memory_bound_mib, "MiB of peak RSS over the baseline allowed on inputs declaring huge lengths")
+    app.add_option("--memory-bound", memory_bound_mib, "MiB of peak RSS over the baseline allowed on every case that must be rejected (huge declared lengths, bit flips, prefixes, invalid corpus inputs)")
         ->capture_default_str();
     app.add_option("--memory-limit", memory_limit_mib, "hard cap: MiB of address space (RLIMIT_AS) for every testee process");
     app.add_option("--max-consecutive-failures", opt.max_consecutive_failures,
