@@ -42,6 +42,28 @@ void check_offset_maps(std::string_view text, const std::u16string& units) {
         OND_FUZZ_CHECK(unicode::wtf8_to_utf16_offset(text, i) == want);
         OND_FUZZ_CHECK(by_bytes.to_units(i) == want);
     }
+    // Rounded to a character boundary (only between the halves of a pair does it round at all),
+    // and the covering view of a range: the whole characters it touches, clipped to the text.
+    unicode::Utf16Offsets rounded(text);
+    for (std::size_t u = 0; u <= units.size() + 1; ++u) {
+        std::size_t down = u, up = u;
+        while (down > 0 && (down > units.size() || !byte_at[down])) --down;
+        while (up < units.size() && !byte_at[up]) ++up;
+        const std::size_t want_down = *byte_at[down], want_up = up <= units.size() ? *byte_at[up] : text.size();
+        OND_FUZZ_CHECK(rounded.to_bytes_rounded(u, false) == want_down);
+        OND_FUZZ_CHECK(rounded.to_bytes_rounded(u, true) == want_up);
+    }
+    unicode::Utf16Offsets covering(text);
+    for (std::size_t k = 0; k < 16 && !units.empty(); ++k) {
+        const std::uint64_t start = (k * 7919) % (units.size() + 2);
+        const std::uint64_t length = (k * 104729) % (units.size() + 2);
+        const std::string_view v = covering.covering_view(start, length);
+        const std::optional<std::string_view> exact = unicode::Utf16Offsets(text).view(start, length);
+        if (exact) {
+            OND_FUZZ_CHECK(v == *exact && v.data() == exact->data());
+        }
+        OND_FUZZ_CHECK(v.data() >= text.data() && v.data() + v.size() <= text.data() + text.size());
+    }
     // Going back restarts; a view and its inverse range agree.
     unicode::Utf16Offsets mixed(text);
     for (std::size_t k = 0; k < 16 && !units.empty(); ++k) {
