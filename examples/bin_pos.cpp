@@ -6,9 +6,8 @@
 #include <map>
 
 int main(int argc, char** argv) try {
-    std::vector<std::byte> bytes = ond::load_file(argc > 1 ? argv[1] : "/dev/stdin");
     int i = 0;
-    for (ond::DocView doc : ond::DocBinReader(bytes)) {
+    for (ond::DocView doc : ond::DocBinReader(ond::load_file(argc > 1 ? argv[1] : "/dev/stdin"))) {
         std::map<std::string_view, int> pos_counts;
         for (ond::TokenView tok : doc.tokens()) ++pos_counts[tok.pos()];
         auto top = std::ranges::max_element(pos_counts, {}, [](const auto& entry) { return entry.second; });

@@ -7,6 +7,7 @@
 namespace ond {
 
 struct DocBinReader::State {
+    std::vector<std::byte> owned;  // the bytes, when the reader was given them to keep
     Bytes input;
     StringStore strings;
     detail::TableView table;
@@ -19,7 +20,14 @@ struct DocBinReader::State {
     std::exception_ptr error;  // once a record fails, every later next() raises the same error
 };
 
-DocBinReader::DocBinReader(Bytes input) : s_(std::make_unique<State>()) {
+DocBinReader::DocBinReader(Bytes input) : s_(std::make_unique<State>()) { open(input); }
+
+DocBinReader::DocBinReader(std::vector<std::byte>&& bytes) : s_(std::make_unique<State>()) {
+    s_->owned = std::move(bytes);
+    open(Bytes(s_->owned));
+}
+
+void DocBinReader::open(Bytes input) {
     s_->input = input;
     detail::Cursor c(input);
     const detail::Header h = detail::decode_header<detail::DecodeMode>(c, nullptr);

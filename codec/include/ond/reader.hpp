@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <vector>
 #include <string>
 
 #include "ond/error.hpp"
@@ -55,7 +56,10 @@ std::string to_string(const Summary& s);
 // error are those of decode() on the same bytes (R27).
 class DocBinReader {
 public:
-    explicit DocBinReader(Bytes input);
+    explicit DocBinReader(Bytes input);  // the bytes must outlive the reader
+    // The same over bytes the reader keeps, so that a temporary is safe:
+    // `for (ond::DocView doc : ond::DocBinReader(ond::load_file(path)))`.
+    explicit DocBinReader(std::vector<std::byte>&& bytes);
     ~DocBinReader();
     DocBinReader(DocBinReader&&) noexcept;
     DocBinReader& operator=(DocBinReader&&) noexcept;
@@ -93,6 +97,7 @@ public:
     std::default_sentinel_t end() const noexcept { return {}; }
 
 private:
+    void open(Bytes input);
     Doc& current() noexcept;
     struct State;
     std::unique_ptr<State> s_;
