@@ -2,8 +2,8 @@
 // on verdict, error code and offset; every error offset lies inside the input; validate()'s
 // summary describes what decode() built; and whatever decodes can be written (the writer
 // accepts all content the reader accepts). The tools' framing parser (framing.hpp) takes any
-// input leniently, and what the codec accepts strictly, writing the same bytes back. Uses the
-// structure-aware mutator.
+// input leniently, and what the codec accepts strictly, writing the same bytes back. The views
+// and the builder agree with the model on what was accepted. Uses the structure-aware mutator.
 #include <string_view>
 
 #include "framing.hpp"
@@ -11,6 +11,39 @@
 #include "mutator.hpp"
 
 OND_FUZZ_STRUCTURE_MUTATOR
+
+namespace {
+
+// The views and the builder on accepted content: a token range's text() is the exact view where
+// the token has one (and is the same taken alone), an entity's text runs from its first token's
+// text to its last's, and the builder, given each token's byte span, finds the same UTF-16 offsets.
+void check_views_and_builder(const ond::DocView doc) {
+    using namespace ond;
+    bool all_exact = true;
+    for (TokenView tok : doc.tokens()) {
+        const std::string_view text = tok.text();
+        OND_FUZZ_CHECK(text.data() >= doc.text().data() && text.data() + text.size() <= doc.text().data() + doc.text().size());
+        const auto exact = tok.exact_text();
+        all_exact = all_exact && exact.has_value();
+        if (exact) {
+            OND_FUZZ_CHECK(exact->data() == text.data() && exact->size() == text.size());
+        }
+        if (tok.index() < 64) OND_FUZZ_CHECK(doc.token(tok.index()).text() == text);
+    }
+    for (EntityView e : doc.ents()) {
+        const std::string_view first = doc.token(e.first_token()).text();
+        const std::string_view last = doc.token(e.first_token() + e.size() - 1).text();
+        OND_FUZZ_CHECK(e.text().data() == first.data() && e.text().data() + e.text().size() == last.data() + last.size());
+    }
+    if (!all_exact) return;  // a token inside a surrogate pair has no byte span to give
+    StringStore strings;
+    Doc rebuilt;
+    DocBuilder b(strings, rebuilt, doc.text());
+    for (TokenView tok : doc.tokens()) b.token_at(static_cast<std::size_t>(tok.text().data() - doc.text().data()), tok.text().size());
+    OND_FUZZ_CHECK(rebuilt.tokens.start == doc.doc().tokens.start && rebuilt.tokens.length == doc.doc().tokens.length);
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace ond;
@@ -46,6 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     OND_FUZZ_CHECK(sum.format == c.format && sum.crc == c.crc && sum.docs == c.docs.size());
     OND_FUZZ_CHECK(sum.strings + 1 == c.strings.size());
     OND_FUZZ_CHECK(c.format == Format::ondb || c.docs.size() == 1);
+    for (DocView doc : c.doc_views()) check_views_and_builder(doc);
     std::uint64_t tokens = 0;
     for (const Doc& doc : c.docs) {
         tokens += doc.tokens.size();
