@@ -54,9 +54,8 @@ public:
     // The head as an absolute token index; a root is its own head.
     std::size_t head_index() const noexcept { return static_cast<std::size_t>(doc_->tokens.head[i_]); }
     // The head token. Precondition: head_index() < the doc's token count (always so after a read).
-    TokenView head() const noexcept {
-        return TokenView(*doc_, *strings_, head_index(), unicode::Utf16Offsets(doc_->text));
-    }
+    // Its walk starts from this token's (a head after it costs only the distance between them).
+    TokenView head() const noexcept { return TokenView(*doc_, *strings_, head_index(), at_); }
     bool is_root() const noexcept { return head_index() == i_; }
     Sentence sent() const noexcept { return doc_->tokens.sent[i_]; }
     bool starts_sentence() const noexcept { return sent() == Sentence::start; }
