@@ -1,6 +1,6 @@
 // Building a document from its text and words, with no UTF-16 offsets counted by hand.
 //
-//     ond::Container c{.format = ond::Format::ondc, .crc = true};
+//     ond::Container c;                // ONDC unless c.format says otherwise
 //     ond::DocBuilder b(c, "Apple buys a startup.");
 //     b.token("Apple").pos("PROPN");   // the next occurrence after the previous token
 //     b.token("buys").pos("VERB");
