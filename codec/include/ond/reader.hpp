@@ -7,8 +7,8 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "ond/error.hpp"
 #include "ond/model.hpp"
