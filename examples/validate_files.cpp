@@ -3,7 +3,7 @@
 
 #include <iostream>
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     int status = 0;
     for (int i = 1; i < argc; ++i) {
         ond::Result<ond::Summary> summary = ond::try_validate(ond::load_file(argv[i]));
@@ -15,4 +15,7 @@ int main(int argc, char** argv) {
         }
     }
     return status;
+} catch (const std::exception& e) {  // a file that cannot be read
+    std::cout << "error: " << e.what() << '\n';
+    return 2;
 }
