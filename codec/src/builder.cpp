@@ -24,6 +24,14 @@ bool in_unit_range(float v) { return !std::isnan(v) && v >= 0.0f && v <= 1.0f; }
 
 // ---- tokens --------------------------------------------------------------------------------
 
+// The field's path as the writer spells it: "doc.tokens[3]" in an ONDC, "docs[2].tokens[3]" in a
+// bin, and from the doc down for a Doc built alone.
+std::string DocBuilder::path(const char* list, std::size_t i) const {
+    std::string p;
+    if (c_) p = c_->format == Format::ondc ? "doc." : item_path("docs", doc_index_) + ".";
+    return p + item_path(list, i);
+}
+
 TokenBuilder& TokenBuilder::attr(TokenColumn c, std::string_view value) {
     const StringId id = b_->intern(value);
     b_->doc().tokens.column(c)[i_] = id;
@@ -32,7 +40,7 @@ TokenBuilder& TokenBuilder::attr(TokenColumn c, std::string_view value) {
 
 TokenBuilder& TokenBuilder::head(std::size_t index) {
     if (index > 0x7FFFFFFF)
-        refuse(Errc::content_head_out_of_range, item_path("tokens", i_) + ".head", "a head must be a token index");
+        refuse(Errc::content_head_out_of_range, b_->path("tokens", i_) + ".head", "a head must be a token index");
     b_->doc().tokens.head[i_] = static_cast<std::int32_t>(index);
     return *this;
 }
@@ -44,7 +52,7 @@ TokenBuilder& TokenBuilder::sent(Sentence s) {
 
 TokenBuilder& TokenBuilder::conf(float c) {
     if (!in_unit_range(c))
-        refuse(Errc::content_confidence_out_of_range, item_path("tokens", i_) + ".conf", "a confidence must be in [0, 1]");
+        refuse(Errc::content_confidence_out_of_range, b_->path("tokens", i_) + ".conf", "a confidence must be in [0, 1]");
     b_->doc().tokens.conf[i_] = c;
     return *this;
 }
@@ -67,11 +75,11 @@ DocBuilder::DocBuilder(StringStore& strings, Doc& doc, std::string_view text) : 
 
 TokenBuilder DocBuilder::token(std::string_view word) {
     const std::size_t i = size();
-    if (word.empty()) refuse(Errc::content_token_empty, item_path("tokens", i), "a token's word is empty");
+    if (word.empty()) refuse(Errc::content_token_empty, path("tokens", i), "a token's word is empty");
     const std::string_view text = doc().text;
     const std::size_t at = text.find(word, byte_end_);
     if (at == std::string_view::npos)
-        refuse(Errc::content_token_out_of_text, item_path("tokens", i),
+        refuse(Errc::content_token_out_of_text, path("tokens", i),
                "\"" + std::string(word) + "\" does not occur in the text after byte " + std::to_string(byte_end_));
     return token_at(at, word.size());
 }
@@ -81,19 +89,19 @@ TokenBuilder DocBuilder::token_at(std::size_t byte_start, std::size_t byte_lengt
     const std::size_t i = d.tokens.size();
     const std::string_view text = d.text;
     const std::string span = "bytes [" + std::to_string(byte_start) + ", " + std::to_string(byte_start + byte_length) + ")";
-    if (byte_length == 0) refuse(Errc::content_token_empty, item_path("tokens", i), "a token has length 0");
+    if (byte_length == 0) refuse(Errc::content_token_empty, path("tokens", i), "a token has length 0");
     if (byte_start > text.size() || byte_length > text.size() - byte_start)
-        refuse(Errc::content_token_out_of_text, item_path("tokens", i),
+        refuse(Errc::content_token_out_of_text, path("tokens", i),
                span + " end past the text's " + std::to_string(text.size()) + " bytes");
     if (byte_start < byte_end_)
-        refuse(Errc::content_token_order, item_path("tokens", i),
+        refuse(Errc::content_token_order, path("tokens", i),
                span + " start before the previous token ends (byte " + std::to_string(byte_end_) + ")");
     // The units from the previous token's end: counted over the bytes in between only, so
     // adding every token in order walks the text once. A span that cuts a character leaves a
     // piece that is not valid WTF-8.
     const auto gap = unicode::wtf8_utf16_length(text.substr(byte_end_, byte_start - byte_end_));
     const auto units = unicode::wtf8_utf16_length(text.substr(byte_start, byte_length));
-    if (!gap || !units) refuse(Errc::content_invalid_string, item_path("tokens", i), span + " cut a character");
+    if (!gap || !units) refuse(Errc::content_invalid_string, path("tokens", i), span + " cut a character");
     const std::uint64_t start = unit_end_ + *gap;
     Tokens& t = d.tokens;
     t.start.push_back(static_cast<std::uint32_t>(start));
@@ -116,14 +124,14 @@ TokenBuilder DocBuilder::at(std::size_t i) {
 
 DocBuilder& DocBuilder::entity(std::size_t first, std::size_t n, std::string_view label, float conf) {
     Doc& d = doc();
-    const std::string path = item_path("ents", d.ents.size());
-    if (n == 0) refuse(Errc::content_entity_empty, path, "an entity has length 0");
+    const std::string field = path("ents", d.ents.size());
+    if (n == 0) refuse(Errc::content_entity_empty, field, "an entity has length 0");
     if (first > d.tokens.size() || n > d.tokens.size() - first)
-        refuse(Errc::content_entity_out_of_range, path, "ends past the last token added");
+        refuse(Errc::content_entity_out_of_range, field, "ends past the last token added");
     if (!d.ents.empty() && first < std::size_t{d.ents.back().start} + d.ents.back().length)
-        refuse(Errc::content_entity_order, path, "overlaps or precedes the previous entity");
-    if (label.empty()) refuse(Errc::content_label_empty, path + ".label", "a label must not be empty");
-    if (!in_unit_range(conf)) refuse(Errc::content_confidence_out_of_range, path + ".conf", "a confidence must be in [0, 1]");
+        refuse(Errc::content_entity_order, field, "overlaps or precedes the previous entity");
+    if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
+    if (!in_unit_range(conf)) refuse(Errc::content_confidence_out_of_range, field + ".conf", "a confidence must be in [0, 1]");
     d.ents.push_back(Entity{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), intern(label), conf});
     d.has_ents = true;
     return *this;
@@ -142,12 +150,12 @@ void DocBuilder::no_extras_in_bin(const char* what) {
 DocBuilder& DocBuilder::category(std::string_view label, float score) {
     no_extras_in_bin("categories");
     Doc& d = doc();
-    const std::string path = item_path("cats", d.cats.size());
-    if (label.empty()) refuse(Errc::content_label_empty, path + ".label", "a label must not be empty");
+    const std::string field = path("cats", d.cats.size());
+    if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
     for (const Category& c : d.cats)
         if (strings_->view(c.label) == label)
-            refuse(Errc::content_duplicate_category, path + ".label", "the category \"" + std::string(label) + "\" is there already");
-    if (!in_unit_range(score)) refuse(Errc::content_score_out_of_range, path + ".score", "a category score must be in [0, 1]");
+            refuse(Errc::content_duplicate_category, field + ".label", "the category \"" + std::string(label) + "\" is there already");
+    if (!in_unit_range(score)) refuse(Errc::content_score_out_of_range, field + ".score", "a category score must be in [0, 1]");
     d.cats.push_back(Category{intern(label), score});
     d.has_cats = true;
     return *this;
@@ -164,7 +172,7 @@ std::size_t DocBuilder::group_index(std::string_view name) {
     Doc& d = doc();
     for (std::size_t g = 0; g < d.spans.size(); ++g)
         if (strings_->view(d.spans[g].name) == name) return g;
-    if (name.empty()) refuse(Errc::content_label_empty, item_path("spans", d.spans.size()) + ".name", "a group name must not be empty");
+    if (name.empty()) refuse(Errc::content_label_empty, path("spans", d.spans.size()) + ".name", "a group name must not be empty");
     d.spans.push_back(SpanGroup{intern(name), {}});
     return d.spans.size() - 1;
 }
@@ -178,12 +186,12 @@ DocBuilder& DocBuilder::span(std::string_view group, std::size_t first, std::siz
     const std::size_t g = group_index(group);
     Doc& d = doc();
     std::vector<Span>& spans = d.spans[g].spans;
-    const std::string path = item_path("spans", g) + item_path(".spans", spans.size());
-    if (n == 0) refuse(Errc::content_span_empty, path, "a span has length 0");
+    const std::string field = path("spans", g) + item_path(".spans", spans.size());
+    if (n == 0) refuse(Errc::content_span_empty, field, "a span has length 0");
     if (first > d.tokens.size() || n > d.tokens.size() - first)
-        refuse(Errc::content_span_out_of_range, path, "ends past the last token added");
-    if (label.empty()) refuse(Errc::content_label_empty, path + ".label", "a label must not be empty");
-    if (!in_unit_range(conf)) refuse(Errc::content_confidence_out_of_range, path + ".conf", "a confidence must be in [0, 1]");
+        refuse(Errc::content_span_out_of_range, field, "ends past the last token added");
+    if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
+    if (!in_unit_range(conf)) refuse(Errc::content_confidence_out_of_range, field + ".conf", "a confidence must be in [0, 1]");
     spans.push_back(Span{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), intern(label), conf});
     return *this;
 }

@@ -183,5 +183,37 @@ TEST(DocBuilder, RefusalsCarryContentCodes) {
     EXPECT_EQ(e->offset, no_offset);
 }
 
+std::string builder_error_path(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.path();
+    }
+    return "none";
+}
+
+TEST(DocBuilder, RefusalsNameTheFieldAsTheWriterDoes) {
+    Container c;
+    DocBuilder b(c, "one two");
+    b.token("one");
+    EXPECT_EQ(builder_error_path([&] { b.token("zzz"); }), "doc.tokens[1]");
+    EXPECT_EQ(builder_error_path([&] { b.at(0).conf(2.0f); }), "doc.tokens[0].conf");
+    EXPECT_EQ(builder_error_path([&] { b.entity(0, 1, ""); }), "doc.ents[0].label");
+    EXPECT_EQ(builder_error_path([&] { b.category("c", -1.0f); }), "doc.cats[0].score");
+    EXPECT_EQ(builder_error_path([&] { b.span("g", 0, 0, "S"); }), "doc.spans[0].spans[0]");
+
+    Container bin;
+    bin.format = Format::ondb;
+    DocBuilder first(bin, "a");
+    DocBuilder second(bin, "b");
+    EXPECT_EQ(builder_error_path([&] { second.token("x"); }), "docs[1].tokens[0]");
+    EXPECT_EQ(builder_error_path([&] { first.category("c", 0.5f); }), "docs[0]");
+
+    StringStore strings;
+    Doc alone;
+    DocBuilder by_itself(strings, alone, "a");
+    EXPECT_EQ(builder_error_path([&] { by_itself.token("x"); }), "tokens[0]");
+}
+
 }  // namespace
 }  // namespace ond

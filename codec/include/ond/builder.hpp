@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "ond/model.hpp"
@@ -91,6 +92,7 @@ private:
     friend class TokenBuilder;
     StringId intern(std::string_view s) { return strings_->intern(s); }
     void no_extras_in_bin(const char* what);
+    std::string path(const char* list, std::size_t i) const;
     std::size_t group_index(std::string_view name);
 
     Container* c_ = nullptr;  // the first form: the container and the doc's index in it
