@@ -33,14 +33,15 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     }
 
     // Spans: gap from the previous end, then length; both in UTF-16 code units.
-    // Outside InspectMode each loop first takes the fast path (varint_bulk.hpp), which stops
-    // before anything it cannot take; the simple path then reads that one item with every check.
+    // Outside InspectMode each loop first takes the fast path (varint_bulk.hpp, at the level
+    // varint_level.hpp chose), which stops before anything it cannot take; the simple path then reads that one item with every check.
+    [[maybe_unused]] const VarintKernels& fast = active_varint_kernels();
     std::uint64_t prev_end = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
         if constexpr (!M::trace) {
             std::uint32_t *starts = nullptr, *lengths = nullptr;
             if constexpr (M::build) starts = t->start.data(), lengths = t->length.data();
-            i = varint_bulk::spans(sec, starts, lengths, i, n, prev_end, text_utf16_length);
+            i = fast.spans(sec, starts, lengths, i, n, prev_end, text_utf16_length);
             if (i == n) break;
         }
         const std::uint64_t tok_offset = sec.offset();
@@ -75,7 +76,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
             if constexpr (!M::trace) {
                 StringId* dst = nullptr;
                 if constexpr (M::build) dst = col + i;
-                i += static_cast<std::uint32_t>(varint_bulk::indexes(sec, dst, n - i, table_count));
+                i += static_cast<std::uint32_t>(fast.indexes(sec, dst, n - i, table_count));
                 if (i == n) break;
             }
             const std::uint64_t off = sec.offset();
@@ -95,7 +96,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         if constexpr (!M::trace) {
             std::int32_t* heads = nullptr;
             if constexpr (M::build) heads = t->head.data();
-            i = varint_bulk::heads(sec, heads, i, n);
+            i = fast.heads(sec, heads, i, n);
             if (i == n) break;
         }
         const std::uint64_t off = sec.offset();

@@ -8,9 +8,11 @@
 // error (code and offset) the simple path raises. A fast path therefore never decides a verdict:
 // it only skips ahead over input the simple path would accept with the same values.
 //
-// The work is done 8 bytes at a time (SWAR): the high bits of a 64-bit load say which bytes end
-// a varint, so a block's varints are found without the byte-after-byte dependency of LEB128.
-// Loads never pass the cursor's end. Little-endian host (see header.cpp).
+// Here the work is done 8 bytes at a time (SWAR): the high bits of a 64-bit load say which bytes
+// end a varint, so a block's varints are found without the byte-after-byte dependency of LEB128.
+// Loads never pass the cursor's end. Little-endian host (see header.cpp). This is the `scalar`
+// level and the reference for the wider ones (varint_bulk_x86.cpp), which keep the same
+// contract; tokens.cpp calls whichever varint_level.hpp chose.
 #pragma once
 
 #include <bit>
@@ -18,6 +20,7 @@
 #include <cstring>
 
 #include "cursor.hpp"
+#include "varint_level.hpp"
 
 namespace ond::detail::varint_bulk {
 
@@ -92,6 +95,8 @@ inline bool short_varint(std::uint64_t w, std::uint32_t& value, std::uint32_t& s
     size = 1 + two;
     return true;
 }
+
+namespace swar {
 
 // String indexes: up to `count` values, each <= `limit`, into out[0..) when out is not null.
 inline std::size_t indexes(Cursor& c, std::uint32_t* out, std::size_t count, std::uint32_t limit) noexcept {
@@ -179,5 +184,7 @@ inline std::uint32_t heads(Cursor& c, std::int32_t* out, std::uint32_t first, st
     c.skip(static_cast<std::size_t>(p - begin));
     return i;
 }
+
+}  // namespace swar
 
 }  // namespace ond::detail::varint_bulk
