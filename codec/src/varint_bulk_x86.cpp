@@ -22,14 +22,15 @@ OND_WIDE inline std::uint64_t ge_mask(const std::uint8_t* p, std::uint8_t t) noe
     const __m128i v = load(p);  // max(v, t) == v: v >= t, unsigned
     return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(static_cast<char>(t))), v)));
 }
-// One value at a time from the masks: no byte-after-byte dependency, but no vector either.
+// One value at a time from the masks: no byte-after-byte dependency, but no vector either. Bit 0
+// of `two` may be set: the block then starts on the second byte of a 2-byte varint (p[-1]).
 OND_WIDE inline unsigned extract(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint32_t* v) noexcept {
     unsigned n = 0;
     for (; term; term &= term - 1, ++n) {
         const unsigned k = static_cast<unsigned>(std::countr_zero(term));
         const std::uint32_t is_two = static_cast<std::uint32_t>(two >> k) & 1u;
         // A 2-byte varint: byte k - 1 holds the low 7 bits, byte k the high 7 (R1).
-        v[n] = (p[k - is_two] & 0x7Fu) | ((std::uint32_t{p[k]} << 7) & (0u - is_two));
+        v[n] = (p[static_cast<std::ptrdiff_t>(k) - is_two] & 0x7Fu) | ((std::uint32_t{p[k]} << 7) & (0u - is_two));
     }
     return n;
 }
@@ -54,7 +55,7 @@ OND_WIDE inline unsigned extract(const std::uint8_t* p, std::uint64_t term, std:
     for (; term; term &= term - 1, ++n) {
         const unsigned k = static_cast<unsigned>(std::countr_zero(term));
         const std::uint32_t is_two = static_cast<std::uint32_t>(two >> k) & 1u;
-        v[n] = (p[k - is_two] & 0x7Fu) | ((std::uint32_t{p[k]} << 7) & (0u - is_two));
+        v[n] = (p[static_cast<std::ptrdiff_t>(k) - is_two] & 0x7Fu) | ((std::uint32_t{p[k]} << 7) & (0u - is_two));
     }
     return n;
 }
@@ -78,10 +79,13 @@ OND_WIDE inline std::uint64_t ge_mask(const std::uint8_t* p, std::uint8_t t) noe
 }
 // 16 bytes at a time widened to 32-bit lanes: each lane computes the value of a varint ending
 // there, and a compress keeps the lanes of `term`. Each store is 16 lanes at v + n with
-// n <= 16 * chunk, so it stays inside v[0..64).
+// n <= 16 * chunk, so it stays inside v[0..64). Bit 0 of `two` may be set: the block then starts
+// on the second byte of a 2-byte varint whose first byte is p[-1].
 OND_WIDE inline unsigned extract(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint32_t* v) noexcept {
     const __m512i low7 = _mm512_set1_epi32(0x7F);
-    __m512i prev = _mm512_setzero_si512();
+    // Lane 15 of `prev` is the byte before the block: read only when the block starts inside a
+    // 2-byte varint (bit 0 of `two`), which the block loops allow only past the cursor's start.
+    __m512i prev = _mm512_set1_epi32((two & 1) ? p[-1] : 0);
     unsigned n = 0;
     for (unsigned chunk = 0; chunk < 4 && (term >> (16 * chunk)) != 0; ++chunk) {
         const __m512i cur = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * chunk)));
