@@ -34,6 +34,21 @@ OND_WIDE inline unsigned extract(const std::uint8_t* p, std::uint64_t term, std:
     }
     return n;
 }
+// The heads of the values of `term` (R19: i + delta in [0, n)), stored from out[0] when out is
+// not null; returns how many lead the block before the first out of range.
+OND_WIDE inline unsigned heads_block(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint32_t base,
+                                     std::uint32_t n, std::int32_t* out) noexcept {
+    std::uint32_t v[W];
+    const unsigned m = extract(p, term, two, v);
+    for (unsigned k = 0; k < m; ++k) {
+        // R2 zig-zag; base + k + delta lies in [0, n) exactly when it does in 32-bit unsigned
+        // arithmetic, as n <= max_tokens < 2^31.
+        const std::uint32_t head = base + k + ((v[k] >> 1) ^ (0u - (v[k] & 1)));
+        if (head >= n) return k;
+        if (out) out[k] = static_cast<std::int32_t>(head);
+    }
+    return m;
+}
 #include "varint_bulk_wide.inc"
 #undef OND_WIDE
 }  // namespace sse41
@@ -59,6 +74,21 @@ OND_WIDE inline unsigned extract(const std::uint8_t* p, std::uint64_t term, std:
     }
     return n;
 }
+// The heads of the values of `term` (R19: i + delta in [0, n)), stored from out[0] when out is
+// not null; returns how many lead the block before the first out of range.
+OND_WIDE inline unsigned heads_block(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint32_t base,
+                                     std::uint32_t n, std::int32_t* out) noexcept {
+    std::uint32_t v[W];
+    const unsigned m = extract(p, term, two, v);
+    for (unsigned k = 0; k < m; ++k) {
+        // R2 zig-zag; base + k + delta lies in [0, n) exactly when it does in 32-bit unsigned
+        // arithmetic, as n <= max_tokens < 2^31.
+        const std::uint32_t head = base + k + ((v[k] >> 1) ^ (0u - (v[k] & 1)));
+        if (head >= n) return k;
+        if (out) out[k] = static_cast<std::int32_t>(head);
+    }
+    return m;
+}
 #include "varint_bulk_wide.inc"
 #undef OND_WIDE
 }  // namespace avx2
@@ -77,31 +107,86 @@ OND_WIDE inline std::uint64_t high_mask(const std::uint8_t* p) noexcept { return
 OND_WIDE inline std::uint64_t ge_mask(const std::uint8_t* p, std::uint8_t t) noexcept {
     return _mm512_cmpge_epu8_mask(load(p), _mm512_set1_epi8(static_cast<char>(t)));
 }
-// 16 bytes at a time widened to 32-bit lanes: each lane computes the value of a varint ending
-// there, and a compress keeps the lanes of `term`. Each store is 16 lanes at v + n with
-// n <= 16 * chunk, so it stays inside v[0..64). Bit 0 of `two` may be set: the block then starts
-// on the second byte of a 2-byte varint whose first byte is p[-1].
-OND_WIDE inline unsigned extract(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint32_t* v) noexcept {
+// The lanes of one 16-byte chunk: the value of a varint ending at each byte (R1; a 2-byte
+// varint's second byte holds bits 7-13, and its high bit is clear). `prev`: the previous chunk.
+OND_WIDE inline __m512i chunk_values(__m512i cur, __m512i prev, __mmask16 two) noexcept {
     const __m512i low7 = _mm512_set1_epi32(0x7F);
-    // Lane 15 of `prev` is the byte before the block: read only when the block starts inside a
-    // 2-byte varint (bit 0 of `two`), which the block loops allow only past the cursor's start.
-    __m512i prev = _mm512_set1_epi32((two & 1) ? p[-1] : 0);
+    const __m512i before = _mm512_alignr_epi32(cur, prev, 15);  // lane k: byte k - 1
+    return _mm512_mask_or_epi32(_mm512_and_si512(cur, low7), two, _mm512_slli_epi32(cur, 7), _mm512_and_si512(before, low7));
+}
+OND_WIDE inline __m512i chunk_bytes(const std::uint8_t* p, unsigned chunk) noexcept {
+    return _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * chunk)));
+}
+// Lane 15 of the "previous chunk" of the first: the byte before the block, read only when the
+// block starts on the second byte of a 2-byte varint (bit 0 of `two`), which the block loops
+// allow only past the cursor's start.
+OND_WIDE inline __m512i before_block(const std::uint8_t* p, std::uint64_t two) noexcept {
+    return _mm512_set1_epi32((two & 1) ? p[-1] : 0);
+}
+
+// 16 bytes at a time widened to 32-bit lanes; a compress keeps the lanes of `term`. Each store is
+// 16 lanes at v + n with n <= 16 * chunk, so it stays inside v[0..64).
+OND_WIDE inline unsigned extract(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint32_t* v) noexcept {
+    __m512i prev = before_block(p, two);
     unsigned n = 0;
     for (unsigned chunk = 0; chunk < 4 && (term >> (16 * chunk)) != 0; ++chunk) {
-        const __m512i cur = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * chunk)));
-        const __m512i before = _mm512_alignr_epi32(cur, prev, 15);  // lane k: byte k - 1
+        const __m512i cur = chunk_bytes(p, chunk);
         const auto t = static_cast<__mmask16>(term >> (16 * chunk));
-        const auto w = static_cast<__mmask16>(two >> (16 * chunk));
-        // R1: a 2-byte varint's second byte holds bits 7-13 (its high bit is clear).
-        const __m512i val = _mm512_mask_or_epi32(_mm512_and_si512(cur, low7), w, _mm512_slli_epi32(cur, 7),
-                                                 _mm512_and_si512(before, low7));
+        const __m512i val = chunk_values(cur, prev, static_cast<__mmask16>(two >> (16 * chunk)));
         _mm512_storeu_si512(v + n, _mm512_maskz_compress_epi32(t, val));
         n += static_cast<unsigned>(std::popcount(static_cast<unsigned>(t)));
         prev = cur;
     }
     return n;
 }
+
+// heads_block of the other levels, 16 heads at a time: compress, zig-zag (R2), add the token
+// index, compare unsigned with n (R19; exact as n <= max_tokens < 2^31); masked stores only.
+OND_WIDE inline unsigned heads_block(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint32_t base,
+                                     std::uint32_t n, std::int32_t* out) noexcept {
+    const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i one = _mm512_set1_epi32(1), limit = _mm512_set1_epi32(static_cast<int>(n));
+    __m512i prev = before_block(p, two);
+    unsigned w = 0;
+    for (unsigned chunk = 0; chunk < 4 && (term >> (16 * chunk)) != 0; ++chunk) {
+        const __m512i cur = chunk_bytes(p, chunk);
+        const auto t = static_cast<__mmask16>(term >> (16 * chunk));
+        const __m512i u = _mm512_maskz_compress_epi32(t, chunk_values(cur, prev, static_cast<__mmask16>(two >> (16 * chunk))));
+        const __m512i delta = _mm512_xor_si512(_mm512_srli_epi32(u, 1), _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_and_si512(u, one)));
+        const __m512i head = _mm512_add_epi32(_mm512_add_epi32(delta, iota), _mm512_set1_epi32(static_cast<int>(base + w)));
+        const unsigned cnt = static_cast<unsigned>(std::popcount(static_cast<unsigned>(t)));
+        const auto lanes = static_cast<__mmask16>((1u << cnt) - 1);
+        const auto bad = static_cast<__mmask16>(_mm512_cmpge_epu32_mask(head, limit) & lanes);
+        const auto good = static_cast<__mmask16>(bad ? lanes & ((1u << std::countr_zero(static_cast<unsigned>(bad))) - 1) : lanes);
+        if (out) _mm512_mask_storeu_epi32(out + w, good, head);
+        if (bad) return w + static_cast<unsigned>(std::countr_zero(static_cast<unsigned>(bad)));
+        w += cnt;
+        prev = cur;
+    }
+    return w;
+}
+
+// For validation: the spans of `term` (whole pairs, from a gap) all have a length above 0 (R18),
+// and `sum` is the sum of all their values, so the last end is prev_end + sum (ends only grow).
+// A value is lo + 128 * hi = lo + hi + 127 * hi, so sum = the low 7 bits of every byte used plus
+// 127 times each second byte.
+#define OND_WIDE_SPAN_SUMS 1
+OND_WIDE inline bool span_sums(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint64_t& sum) noexcept {
+    const __m512i v = load(p);
+    const std::uint64_t lengths = _pdep_u64(0xAAAAAAAAAAAAAAAAull, term);  // every second varint
+    const std::uint64_t zero = _mm512_cmpeq_epi8_mask(v, _mm512_setzero_si512()) &
+                               (~two | (_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(static_cast<char>(0x80))) << 1));
+    if (lengths & zero) return false;  // 00, or 80 00 (R1 overlong)
+    const unsigned used = 64u - static_cast<unsigned>(std::countl_zero(term));
+    const std::uint64_t used_bytes = used == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << used) - 1;
+    const __m512i z = _mm512_setzero_si512();
+    const __m512i low = _mm512_sad_epu8(_mm512_maskz_mov_epi8(used_bytes, _mm512_and_si512(v, _mm512_set1_epi8(0x7F))), z);
+    const __m512i high = _mm512_sad_epu8(_mm512_maskz_mov_epi8(two & term, v), z);  // not a dropped varint's
+    sum = static_cast<std::uint64_t>(_mm512_reduce_add_epi64(low)) + 127u * static_cast<std::uint64_t>(_mm512_reduce_add_epi64(high));
+    return true;
+}
 #include "varint_bulk_wide.inc"
+#undef OND_WIDE_SPAN_SUMS
 #undef OND_WIDE
 }  // namespace avx512
 #if defined(__GNUC__) && !defined(__clang__)
