@@ -1,6 +1,6 @@
 // `ond`: the command-line face of the reference codec.
 //
-//   ond decode|encode|stream   the testee protocol (testee-protocol.md) on stdin/stdout
+//   ond decode|encode|stream   the testee protocol (docs/protocol.md) on stdin/stdout
 //   ond validate FILE...       one verdict line per file
 //   ond inspect FILE           an annotated byte listing
 //   ond conform ... / corpus ... / serve ...   the runner, the corpus generator, the framed testee

@@ -230,7 +230,7 @@ CaseResult classify(const Case& c, const TesteeResult& o, const ClassifyOptions&
     if (o.memory_measured && c.check_memory && o.growth_kb > opt.memory_bound_kb)
         j.add(Level::required, Check::memory,
               "peak RSS of the process tree " + mib(o.peak_kb) + " is " + mib(o.growth_kb) + " over the baseline (bound " +
-                  mib(opt.memory_bound_kb) + "): the testee allocates what the input declares, not what it holds");
+                  mib(opt.memory_bound_kb) + "); reading or refusing an input must stay within the bound, whatever counts and lengths it declares");
     if (o.status == Answer::accept || o.status == Answer::reject) {
         const bool accepted = o.status == Answer::accept;
         switch (c.kind) {

@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <string_view>
 #include <iostream>
 #include <ostream>
 
@@ -27,7 +29,8 @@ std::string default_corpus_dir() {
     return OND_DEFAULT_CORPUS_DIR;
 }
 
-int conform_run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool stderr_is_tty) {
+int conform_run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool stderr_is_tty,
+                const ShellContext& shell) {
     CLI::App app{"Tests an implementation of the ONDC/ONDB binary format against the golden corpus.\n"
                  "Without --decoder/--encoder/--stream-decoder/--persistent it tests the reference codec in-process.",
                  "ond conform"};
@@ -75,7 +78,7 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
                                    "byte body in a stream (--stream-decoder); see conformance/README.md for time and memory");
     app.add_option("--seed", seed_text,
                    "seed of the derived mutations and of --fuzz: a number, or 'random'; default: a function of the corpus version");
-    app.add_option("--memory-bound", memory_bound_mib, "MiB of peak RSS over the baseline allowed on inputs declaring huge lengths")
+    app.add_option("--memory-bound", memory_bound_mib, "MiB of peak RSS over the baseline allowed on every case that must be rejected (huge declared lengths, bit flips, prefixes, invalid corpus inputs)")
         ->capture_default_str();
     app.add_option("--memory-limit", memory_limit_mib, "hard cap: MiB of address space (RLIMIT_AS) for every testee process");
     app.add_option("--max-consecutive-failures", opt.max_consecutive_failures,
@@ -128,6 +131,8 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
     if (!(timeout_s >= 0.01 && timeout_s <= 3600)) return usage("--timeout must be between 0.01 and 3600 seconds");
     opt.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000.0));
     opt.memory_bound_kb = memory_bound_mib * 1024;
+    opt.shell_ond = shell.ond;
+    opt.shell_env = shell.env;
     opt.argv.push_back("conform");
     opt.argv.insert(opt.argv.end(), args.begin(), args.end());
 
@@ -160,9 +165,30 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
     }
 }
 
+ShellContext this_shell_context() {
+    namespace fs = std::filesystem;
+    ShellContext c;
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    bool on_path = false;
+    if (const char* path = std::getenv("PATH"); path && !ec) {
+        std::string_view rest(path);
+        while (!on_path && !rest.empty()) {
+            const std::string_view dir = rest.substr(0, rest.find(':'));
+            rest.remove_prefix(std::min(rest.size(), dir.size() + 1));
+            if (dir.empty()) continue;
+            std::error_code e2;
+            on_path = fs::equivalent(fs::path(dir) / "ond", self, e2);
+        }
+    }
+    if (!on_path && !ec) c.ond = shell_quote(self.string());
+    if (const char* ond = std::getenv("OND"); ond && *ond) c.env = "OND=" + shell_quote(ond) + " ";
+    return c;
+}
+
 int conform_main(int argc, char** argv) {
     std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
-    return conform_run(args, std::cout, std::cerr, ::isatty(STDERR_FILENO) != 0);
+    return conform_run(args, std::cout, std::cerr, ::isatty(STDERR_FILENO) != 0, this_shell_context());
 }
 
 }  // namespace ond::conformance

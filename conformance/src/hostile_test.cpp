@@ -130,6 +130,22 @@ TEST(Hostile, AHeapKeptFromTheFirstCasePassesInBothModes) {
     EXPECT_GT(b.results["cases"][0]["rss_kb"].get<long>(), 100 * 1024);  // it is measured, and not charged
 }
 
+// An adapter that starts helper processes is charged its own memory once: a forked copy that has
+// not exec'd yet adds only its private pages, and a vfork child inside the adapter's memory adds
+// nothing. (Counted through each one's VmHWM, the 120 MiB heap counted again broke the limit.)
+TEST(Hostile, HelpersForkedFromABigAdapterAreNotChargedItsMemoryAgain) {
+    std::vector<std::string> sel = {"--seed", "2", "--max-derived", "20", "--filter", "derived/memory/valid/document/basic/*",
+                                    "--filter", "valid/document/basic", "--filter", "invalid/header/*"};
+    ConformRun a = conform(join(sel, {"--decoder", with_fault("spawn-helpers", "decode")}));
+    EXPECT_EQ(a.code, 0) << a.out;
+    ConformRun b = conform(join(sel, persistent("spawn-helpers")));
+    EXPECT_EQ(b.code, 0) << b.out;
+    EXPECT_GT(b.results["cases"].size(), 5u);
+    if (!test_support::address_sanitized) {  // ASan's shadow makes the figure meaningless
+        for (const auto& c : b.results["cases"]) EXPECT_LT(c["rss_kb"].get<long>(), 200 * 1024) << c["id"];
+    }
+}
+
 TEST(Hostile, MemoryLimitIsAHardCap) {
     if (test_support::address_sanitized) GTEST_SKIP() << "an ASan-built testee cannot start under RLIMIT_AS";
     auto argv = split_command(with_fault("big-heap", "decode"));

@@ -3,7 +3,9 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <linux/kcmp.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,7 +15,6 @@
 #include <map>
 #include <mutex>
 #include <set>
-
 
 namespace ond::conformance {
 
@@ -85,6 +86,48 @@ std::uint64_t marker_of(pid_t pid, bool& has_marker) {
     return 0;
 }
 
+// Where a process's memory image was laid out (stat fields 28, 47, 48 and 50: stack, heap, argv
+// and environment). exec randomises them, so a child whose layout equals its parent's has not
+// exec'd since it was forked: it is a copy of the parent. Empty when unreadable.
+std::string layout_of(pid_t pid) {
+    std::string s = slurp("/proc/" + std::to_string(pid) + "/stat", 1024);
+    auto close = s.rfind(')');
+    if (close == std::string::npos) return {};
+    std::string out;
+    const char* p = s.c_str() + close + 2;
+    for (int field = 3; *p && field <= 50; ++field) {
+        const char* end = std::strchr(p, ' ');
+        if (!end) end = p + std::strlen(p);
+        if (field == 28 || field == 47 || field == 48 || field == 50) out.append(p, end).push_back(' ');
+        p = *end ? end + 1 : end;
+    }
+    return out.size() > 8 ? out : std::string();
+}
+
+// Memory only this process holds (smaps_rollup's Private_Clean + Private_Dirty), in KiB.
+long private_kb(pid_t pid) {
+    std::string s = slurp("/proc/" + std::to_string(pid) + "/smaps_rollup", 8192);
+    long sum = 0;
+    for (const char* field : {"Private_Clean:", "Private_Dirty:"})
+        if (auto at = s.find(field); at != std::string::npos) sum += std::strtol(s.c_str() + at + std::strlen(field), nullptr, 10);
+    return sum;
+}
+
+enum class Sharing { same_memory, fork_copy, own_program };
+
+// How a child's memory relates to its parent's. A child made with CLONE_VM (vfork, posix_spawn)
+// uses the parent's very memory until it execs; a forked child shares the parent's pages
+// copy-on-write until it execs. Either one's VmHWM counts the parent's memory again.
+Sharing sharing_of(pid_t child, pid_t parent) {
+    const long same_vm = ::syscall(SYS_kcmp, child, parent, KCMP_VM, 0, 0);
+    if (same_vm == 0) return Sharing::same_memory;
+    const std::string layout = layout_of(child);
+    if (layout.empty() || layout != layout_of(parent)) return Sharing::own_program;
+    // kcmp unavailable: one memory moves both processes' resident sizes together.
+    if (same_vm < 0 && vm_field_kb(child, "VmRSS:") == vm_field_kb(parent, "VmRSS:")) return Sharing::same_memory;
+    return Sharing::fork_copy;
+}
+
 }  // namespace
 
 bool become_subreaper() {
@@ -140,7 +183,23 @@ bool reset_peak(pid_t pid) {
 long tree_peak_kb(pid_t root, bool with_root, bool root_current_rss) {
     long sum = 0;
     if (with_root) sum += vm_field_kb(root, root_current_rss ? "VmRSS:" : "VmHWM:");
-    for (pid_t p : descendants(root)) sum += vm_field_kb(p, "VmHWM:");
+    // Each descendant adds its own peak, except the memory it shares with its parent: a copy
+    // that has not exec'd adds only its private pages (sampled, as the kernel keeps no peak of
+    // those), a child inside the parent's memory adds nothing.
+    std::vector<std::pair<pid_t, pid_t>> todo;  // (process, parent)
+    for (pid_t c : children_of(root)) todo.emplace_back(c, root);
+    std::set<pid_t> seen;
+    while (!todo.empty() && seen.size() < 100000) {
+        const auto [p, parent] = todo.back();
+        todo.pop_back();
+        if (!seen.insert(p).second) continue;
+        switch (sharing_of(p, parent)) {
+            case Sharing::same_memory: break;
+            case Sharing::fork_copy: sum += private_kb(p); break;
+            case Sharing::own_program: sum += vm_field_kb(p, "VmHWM:"); break;
+        }
+        for (pid_t c : children_of(p)) todo.emplace_back(c, p);
+    }
     return sum;
 }
 

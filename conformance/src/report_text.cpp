@@ -107,7 +107,7 @@ std::string rerun_command(const RunReport& rep, const CaseResult& r) {
     static const std::set<std::string> dropped = {"--filter", "--skip", "--json", "--junit", "--html", "--expected-failures",
                                                   "--write-expected-failures", "--seed"};
     const auto& argv = rep.options.argv;
-    std::string cmd = "ond";
+    std::string cmd = rep.options.shell_env + rep.options.shell_ond;
     for (std::size_t i = 0; i < argv.size(); ++i) {
         const std::string& arg = argv[i];
         const auto eq = arg.find('=');
@@ -147,7 +147,7 @@ void print_reproduce(std::ostream& out, const RunReport& rep) {
     for (std::size_t k = 0; k < failing.size() && k < shown; ++k) {
         const CaseResult& r = *failing[k];
         const std::string file = shell_quote((std::filesystem::path(opt.corpus_dir) / r.input_path).string());
-        const char* inspect = r.kind == CaseKind::stream ? "ond inspect --stream " : "ond inspect ";
+        const std::string inspect = opt.shell_ond + (r.kind == CaseKind::stream ? " inspect --stream " : " inspect ");
         out << "  " << r.id << "  " << safe(first_required(r)) << "\n";
         if (r.origin != Origin::corpus) {
             line("source:", file + "  (" + r.source + "; this case's bytes are derived from it at run time: rerun replays them)");
@@ -157,11 +157,11 @@ void print_reproduce(std::ostream& out, const RunReport& rep) {
             const std::string argv = it == rep.commands.end() ? std::string() : quoted_argv(it->second);
             line("file:", file);
             if (!opt.persistent.empty()) line("testee:", argv + "  (persistent: it got this file as one request; rerun sends it alone)");
-            else if (argv.empty()) line("run:", std::string("ond ") + kind_name(r.kind) + " < " + file);
-            else line("run:", argv + " < " + file + (r.kind == CaseKind::encode ? " | ond inspect" : ""));
+            else if (argv.empty()) line("run:", opt.shell_ond + " " + kind_name(r.kind) + " < " + file);
+            else line("run:", opt.shell_env + argv + " < " + file + (r.kind == CaseKind::encode ? " | " + opt.shell_ond + " inspect" : ""));
             if (r.kind != CaseKind::encode) line("inspect:", inspect + file);
             else if (!r.expected_path.empty())
-                line("inspect:", "ond inspect " + shell_quote((std::filesystem::path(opt.corpus_dir) / r.expected_path).string()) +
+                line("inspect:", opt.shell_ond + " inspect " + shell_quote((std::filesystem::path(opt.corpus_dir) / r.expected_path).string()) +
                                      "  (the expected bytes)");
         }
         line("rerun:", rerun_command(rep, r));
@@ -215,7 +215,7 @@ void text_report(const RunReport& rep, std::ostream& out) {
         for (const auto& id : rep.stale) out << "  STALE " << id << "\n";
     }
     if (!rep.stale.empty() || (s.failed && !opt.expected_failures.empty())) {
-        std::string cmd = "ond";
+        std::string cmd = rep.options.shell_env + rep.options.shell_ond;
         for (std::size_t i = 0; i < opt.argv.size(); ++i) {
             if (opt.argv[i] == "--write-expected-failures") {
                 ++i;

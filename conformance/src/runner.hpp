@@ -39,6 +39,8 @@ struct Options {
     bool progress_tty = false;
     bool verbose = false;
     std::vector<std::string> argv;        // the invocation, to print a rewrite command
+    std::string shell_ond = "ond";        // how the report's commands start ond (shell-quoted)
+    std::string shell_env;                // put before the commands that start the testee
 };
 
 struct RunSummary {

@@ -22,6 +22,9 @@
 //   bytes-before        (serve) writes a complete accept frame before the first request
 //   child-alloc         on a lying length, a child process allocates and touches 300 MiB
 //   big-heap            allocates and touches 120 MiB on its first request and keeps it
+//   spawn-helpers       big-heap, and on every request two short helpers: a fork that waits
+//                       30 ms before it execs `true`, and a vfork child that waits 30 ms in the
+//                       adapter's own memory before it exits
 //   setsid-sleeper      leaves a `setsid sleep` holding its stdout behind on every request
 //   huge-output         floods stdout (serve: a response frame declaring 4 GiB, then a flood)
 //   bad-utf8            rejects with `error: x\xC0\x80y` and invalid UTF-8 on stderr
@@ -29,10 +32,12 @@
 //   bom-text            decodes with a U+FEFF before the text
 //   always-crash        dies of SIGSEGV on every input
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <ctime>
 #include <thread>
 
 #include <cmath>
@@ -97,6 +102,24 @@ void maybe_planted_trouble(const std::string& input) {
     if (fault == "big-heap") {
         static bool done = false;
         if (!done) touch(120u << 20, true), done = true;
+    }
+    if (fault == "spawn-helpers") {
+        static bool done = false;
+        if (!done) touch(120u << 20, true), done = true;
+        const timespec pause{0, 30'000'000};
+        pid_t forked = ::fork();
+        if (forked == 0) {
+            ::nanosleep(&pause, nullptr);
+            ::execlp("true", "true", static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        if (forked > 0) ::waitpid(forked, nullptr, 0);
+        pid_t shared = ::vfork();
+        if (shared == 0) {
+            ::syscall(SYS_nanosleep, &pause, nullptr);  // only system calls in a vfork child
+            ::_exit(0);
+        }
+        if (shared > 0) ::waitpid(shared, nullptr, 0);
     }
     if (fault == "setsid-sleeper" && ::fork() == 0) {
         ::setsid();

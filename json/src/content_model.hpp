@@ -1,4 +1,4 @@
-// The content model of testee-protocol.md as named field lists: each JSON object's keys, in the
+// The content model of docs/protocol.md as named field lists: each JSON object's keys, in the
 // order the writer writes them, with the ones a reader requires. The writer, the loader and the
 // comparer all take their keys from here. Internal header.
 #pragma once

@@ -1,4 +1,4 @@
-// The content model as JSON, exactly as testee-protocol.md defines it. The one place where the
+// The content model as JSON, exactly as docs/protocol.md defines it. The one place where the
 // project turns content into JSON and back; the CLI, the corpus generator and the runner share it.
 #pragma once
 

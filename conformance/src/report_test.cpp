@@ -13,8 +13,8 @@
 
 #include "cases.hpp"
 #include "conform_cli.hpp"
-#include "conform_run.hpp"
-#include "fixture.hpp"
+#include "test_conform_run.hpp"
+#include "test_fixture.hpp"
 #include "process.hpp"
 #include "report.hpp"
 
@@ -85,6 +85,26 @@ TEST(Reproduce, TheSummaryEndsWithTheCommandsThatReproduceTheFailure) {
     res = run_process({"/bin/sh", "-c", shell_quote(ond) + " inspect " + file}, "", std::chrono::seconds(30));
     EXPECT_TRUE(res.exited) << res.err;
     EXPECT_NE(res.out.find("ONDC"), std::string::npos) << res.out;
+}
+
+// The commands start ond and the testee as this shell would: ond by path when it is not the `ond`
+// on PATH, and with the OND variable the adapter templates read.
+TEST(Reproduce, CommandsCarryTheProgramPathAndTheAdaptersVariable) {
+    ShellContext shell{"/opt/x/ond", "OND=/opt/x/ond "};
+    std::ostringstream out, err;
+    const int code = conform_run({"--corpus", fixture(), "--decoder", with_fault("nan-conf", "decode"), "--no-derived", "--filter",
+                                  "invalid/tokens/nan-confidence", "-q"},
+                                 out, err, false, shell);
+    ASSERT_EQ(code, 1) << out.str() << err.str();
+    const std::string file = shell_quote(fixture() + "/cases/invalid_tokens_nan-confidence.ondc");
+    const std::string tail = tail_from(out.str(), "To reproduce");
+    EXPECT_NE(tail.find("    run:     OND=/opt/x/ond " + with_fault("nan-conf", "decode") + " < " + file + "\n"), std::string::npos) << tail;
+    EXPECT_NE(tail.find("    inspect: /opt/x/ond inspect " + file + "\n"), std::string::npos) << tail;
+    EXPECT_NE(tail.find("    rerun:   OND=/opt/x/ond /opt/x/ond conform --corpus "), std::string::npos) << tail;
+
+    // Outside the test, the context names this program: here the test binary is not the `ond` on PATH.
+    const ShellContext self = this_shell_context();
+    EXPECT_EQ(self.ond.front(), '/') << self.ond;
 }
 
 TEST(Reproduce, PersistentAndDerivedFailuresShowTheFirstThree) {
