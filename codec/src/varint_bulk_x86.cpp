@@ -89,7 +89,36 @@ OND_WIDE inline unsigned heads_block(const std::uint8_t* p, std::uint64_t term, 
     }
     return m;
 }
+// span_sums as at avx512 (see there), with the masks widened to bytes by hand.
+#define OND_WIDE_SPAN_SUMS 1
+OND_WIDE inline __m256i byte_mask(std::uint32_t m) noexcept {  // byte k: 0xFF when bit k of m is set
+    const __m256i spread = _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(m)),
+                                               _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2,
+                                                                2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3));
+    const __m256i bit = _mm256_set1_epi64x(static_cast<long long>(0x8040201008040201ull));
+    return _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
+}
+OND_WIDE inline std::uint64_t eq_mask(__m256i v, std::uint8_t b) noexcept {
+    return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(static_cast<char>(b)))));
+}
+OND_WIDE inline std::uint64_t sum64(__m256i v) noexcept {
+    const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(s)) + static_cast<std::uint64_t>(_mm_extract_epi64(s, 1));
+}
+OND_WIDE inline bool span_sums(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint64_t& sum) noexcept {
+    const __m256i v = load(p);
+    const std::uint64_t lengths = _pdep_u64(0xAAAAAAAAAAAAAAAAull, term);  // every second varint
+    if (lengths & eq_mask(v, 0) & (~two | (eq_mask(v, 0x80) << 1))) return false;  // 00, or 80 00 (R1 overlong)
+    const unsigned used = 64u - static_cast<unsigned>(std::countl_zero(term));  // <= 32
+    const auto used_bytes = static_cast<std::uint32_t>((std::uint64_t{1} << used) - 1);
+    const __m256i z = _mm256_setzero_si256();
+    const __m256i low = _mm256_and_si256(_mm256_and_si256(v, _mm256_set1_epi8(0x7F)), byte_mask(used_bytes));
+    const __m256i high = _mm256_and_si256(v, byte_mask(static_cast<std::uint32_t>(two & term)));
+    sum = sum64(_mm256_sad_epu8(low, z)) + 127u * sum64(_mm256_sad_epu8(high, z));
+    return true;
+}
 #include "varint_bulk_wide.inc"
+#undef OND_WIDE_SPAN_SUMS
 #undef OND_WIDE
 }  // namespace avx2
 
@@ -166,7 +195,7 @@ OND_WIDE inline unsigned heads_block(const std::uint8_t* p, std::uint64_t term, 
     return w;
 }
 
-// For validation: the spans of `term` (whole pairs, from a gap) all have a length above 0 (R18),
+// For validation (also at avx2): the spans of `term` (whole pairs, from a gap) all have a length above 0 (R18),
 // and `sum` is the sum of all their values, so the last end is prev_end + sum (ends only grow).
 // A value is lo + 128 * hi = lo + hi + 127 * hi, so sum = the low 7 bits of every byte used plus
 // 127 times each second byte.
