@@ -9,6 +9,7 @@
 
 #include "framing.hpp"
 #include "fuzz_support.hpp"
+#include "sections.hpp"
 
 extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
 
@@ -29,7 +30,7 @@ void mutate_bytes(std::string& b, std::mt19937& rng) {
 
 void insert_varint(std::string& b, std::mt19937& rng) {
     static const std::uint32_t values[] = {0, 1, 2, 3, 7, 63, 64, 127, 128, 255, 300, 16383, 16384,
-                                           33'554'432, 33'554'433, 0x7FFFFFFF, 0xFFFFFFFF, 0xFFFFFFFE};
+                                           ond::detail::max_tokens, ond::detail::max_tokens + 1, 0x7FFFFFFF, 0xFFFFFFFF, 0xFFFFFFFE};
     std::vector<std::byte> v;
     if (rng() % 8 == 0) {
         // An overlong form of a small value (valid, non-canonical) or a 5-byte form.

@@ -1,5 +1,7 @@
 #include "cursor.hpp"
 
+#include "ond/hex.hpp"
+
 namespace ond::detail {
 
 void fail(Errc e, std::uint64_t offset, std::string detail) { throw Error(e, offset, std::move(detail)); }
@@ -19,9 +21,7 @@ std::uint32_t Cursor::varint_slow() {
             if (OND_CHECK(Errc::varint_too_long, b & 0x80))
                 fail(Errc::varint_too_long, start, "a varint's 5th byte has its continuation bit set");
             if (OND_CHECK(Errc::varint_overflow, (b & 0x7F) > 0x0F))
-                fail(Errc::varint_overflow, start, "a varint's value exceeds 0xFFFFFFFF (5th byte 0x" +
-                                                       std::string(1, "0123456789abcdef"[b >> 4]) +
-                                                       std::string(1, "0123456789abcdef"[b & 15]) + ")");
+                fail(Errc::varint_overflow, start, "a varint's value exceeds 0xFFFFFFFF (5th byte 0x" + hex::of(b, 2) + ")");
             return value | (static_cast<std::uint32_t>(b) << 28);
         }
         value |= static_cast<std::uint32_t>(b & 0x7F) << (7 * i);

@@ -7,6 +7,7 @@
 #include "framing.hpp"
 #include "ond/corpus_sha256.hpp"
 #include "mutate.hpp"
+#include "sections.hpp"
 #include "testee.hpp"
 
 namespace ond::conformance {
@@ -84,7 +85,7 @@ std::vector<Huge> huge_fields() {
         {"string-count", "R12", [](Layout& l) {
              for (auto& s : l.sections) if (s.id == 1) return set_leading_varint(s, 0xFFFFFFFFu);
              return false; }},
-        {"token-count-max", "R17", [](Layout& l) { auto* s = find_leaf(l, 3); return s && set_leading_varint(*s, 33'554'432u); }},
+        {"token-count-max", "R17", [](Layout& l) { auto* s = find_leaf(l, 3); return s && set_leading_varint(*s, ond::detail::max_tokens); }},
         {"token-count-huge", "R17", [](Layout& l) { auto* s = find_leaf(l, 3); return s && set_leading_varint(*s, 0xFFFFFFFFu); }},
         {"entity-count", "R22", [](Layout& l) { auto* s = find_leaf(l, 4); return s && set_leading_varint(*s, 0x0FFFFFFFu); }},
         {"category-count", "R23", [](Layout& l) { auto* s = find_leaf(l, 6); return s && set_leading_varint(*s, 0x0FFFFFFFu); }},
