@@ -3,7 +3,7 @@
 // varint_bulk_testing.hpp; hand-made edge cases are in varint_bulk_edge_test.cpp). Then whole
 // token sections, valid and mutated, must get the same verdict from ValidateMode and DecodeMode
 // (which use the fast paths) at each level as from InspectMode (which does not), and decode to
-// the same tokens as at the scalar level.
+// the same tokens as at the scalar level; and so must sections with a sentence mark of 3.
 #include "varint_bulk_testing.hpp"
 
 namespace ond::detail::bulk_testing {
@@ -161,6 +161,38 @@ TEST_P(VarintBulk, TokenSectionsGetOneVerdictInEveryMode) {
             const Tokens &t = decoded.tokens, &u = reference.tokens;
             ASSERT_TRUE(t.start == u.start && t.length == u.length && t.attrs == u.attrs && t.head == u.head && t.sent == u.sent)
                 << "round " << round << ": tokens differ from the scalar level's";
+        }
+    }
+}
+
+// Validation steps over 32 sentence marks at a time (tokens.cpp); a mark of 3 anywhere (R20),
+// alone or before another, must still be the one reported, at its byte.
+TEST(TokenSections, R20_EverySentenceMarkOf3IsFoundInEveryMode) {
+    Gen g(5);
+    std::vector<RawString> entries(300);
+    const std::uint8_t none = 0;
+    for (auto& e : entries) e.data = &none;
+    TableView table;
+    table.entries = entries;
+    for (std::uint32_t n : {31u, 32u, 33u, 64u, 100u, 129u}) {
+        std::uint32_t text_length = 0;
+        auto valid = tokens_section(g, n, 300, text_length);
+        const std::size_t sent_at = valid.size() - 1 - (n + 3) / 4;  // the marks, then confidence mode 0
+        for (std::uint32_t m = 0; m < n; ++m) {  // as in text: "inside" (2), a "start" (1) every 7th
+            std::uint8_t& b = valid[sent_at + m / 4];
+            b = static_cast<std::uint8_t>((b & ~(3u << (2 * (m % 4)))) | ((m % 7 == 0 ? 1u : 2u) << (2 * (m % 4))));
+        }
+        for (std::uint32_t k = 0; k < n; ++k) {
+            for (std::uint32_t also : {k, k + 7}) {
+                auto sec = valid;
+                for (std::uint32_t m : {k, also})
+                    if (m < n) sec[sent_at + m / 4] = static_cast<std::uint8_t>(sec[sent_at + m / 4] | (3u << (2 * (m % 4))));
+                const Verdict want{Errc::tokens_bad_sentence_value, 100 + sent_at + k / 4};
+                Doc decoded;
+                ASSERT_EQ(verdict<InspectMode>(sec, table, text_length, nullptr), want) << "n " << n << " mark " << k;
+                ASSERT_EQ(verdict<ValidateMode>(sec, table, text_length, nullptr), want) << "n " << n << " mark " << k;
+                ASSERT_EQ(verdict<DecodeMode>(sec, table, text_length, &decoded), want) << "n " << n << " mark " << k;
+            }
         }
     }
 }
