@@ -41,7 +41,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         if constexpr (!M::trace) {
             std::uint32_t *starts = nullptr, *lengths = nullptr;
             if constexpr (M::build) starts = t->start.data(), lengths = t->length.data();
-            i = fast.spans(sec, starts, lengths, i, n, prev_end, text_utf16_length);
+            i = varint_bulk::spans(fast, sec, starts, lengths, i, n, prev_end, text_utf16_length);
             if (i == n) break;
         }
         const std::uint64_t tok_offset = sec.offset();
@@ -76,7 +76,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
             if constexpr (!M::trace) {
                 StringId* dst = nullptr;
                 if constexpr (M::build) dst = col + i;
-                i += static_cast<std::uint32_t>(fast.indexes(sec, dst, n - i, table_count));
+                i += static_cast<std::uint32_t>(varint_bulk::indexes(fast, sec, dst, n - i, table_count));
                 if (i == n) break;
             }
             const std::uint64_t off = sec.offset();
@@ -96,7 +96,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         if constexpr (!M::trace) {
             std::int32_t* heads = nullptr;
             if constexpr (M::build) heads = t->head.data();
-            i = fast.heads(sec, heads, i, n);
+            i = varint_bulk::heads(fast, sec, heads, i, n);
             if (i == n) break;
         }
         const std::uint64_t off = sec.offset();

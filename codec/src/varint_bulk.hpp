@@ -187,4 +187,18 @@ inline std::uint32_t heads(Cursor& c, std::int32_t* out, std::uint32_t first, st
 
 }  // namespace swar
 
+// The fast paths of `k` (tokens.cpp). The scalar level is called directly, so that it is inlined
+// as before there were levels (a null `out` of ValidateMode then folds away).
+inline std::size_t indexes(const VarintKernels& k, Cursor& c, std::uint32_t* out, std::size_t count, std::uint32_t limit) noexcept {
+    return k.level == VarintLevel::scalar ? swar::indexes(c, out, count, limit) : k.indexes(c, out, count, limit);
+}
+inline std::uint32_t spans(const VarintKernels& k, Cursor& c, std::uint32_t* start, std::uint32_t* length, std::uint32_t first,
+                           std::uint32_t count, std::uint64_t& prev_end, std::uint32_t text_length) noexcept {
+    return k.level == VarintLevel::scalar ? swar::spans(c, start, length, first, count, prev_end, text_length)
+                                          : k.spans(c, start, length, first, count, prev_end, text_length);
+}
+inline std::uint32_t heads(const VarintKernels& k, Cursor& c, std::int32_t* out, std::uint32_t first, std::uint32_t n) noexcept {
+    return k.level == VarintLevel::scalar ? swar::heads(c, out, first, n) : k.heads(c, out, first, n);
+}
+
 }  // namespace ond::detail::varint_bulk
