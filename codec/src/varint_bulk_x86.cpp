@@ -214,7 +214,56 @@ OND_WIDE inline bool span_sums(const std::uint8_t* p, std::uint64_t term, std::u
     sum = static_cast<std::uint64_t>(_mm512_reduce_add_epi64(low)) + 127u * static_cast<std::uint64_t>(_mm512_reduce_add_epi64(high));
     return true;
 }
+
+// For decoding: the spans of `term` (whole pairs, from a gap) when all of them are valid (R18:
+// no length 0, the last end within the text; ends only grow): their starts and lengths stored
+// from start[0] and length[0], prev_end moved to the last end, and the number of spans returned;
+// otherwise 0 (and maybe some stores, which the caller's loop then writes again). The starts are
+// prev_end plus prefix sums of the values, 16 lanes at a time in log steps.
+#define OND_WIDE_SPAN_DECODE 1
+OND_WIDE inline unsigned span_block(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint64_t& prev_end,
+                                    std::uint32_t text_length, std::uint32_t* start, std::uint32_t* length) noexcept {
+    alignas(64) std::uint32_t v[64];
+    alignas(64) std::uint32_t sums[64];
+    const unsigned m = extract(p, term, two, v);  // even
+    const __m512i z = _mm512_setzero_si512();
+    __m512i carry = z;  // the sum of the chunks before, in every lane
+    for (unsigned c = 0; 16 * c < m; ++c) {
+        const unsigned left = m - 16 * c;
+        const auto lanes = static_cast<__mmask16>(left >= 16 ? 0xFFFFu : (1u << left) - 1);
+        __m512i x = _mm512_maskz_loadu_epi32(lanes, v + 16 * c);
+        if (_mm512_mask_cmpeq_epi32_mask(static_cast<__mmask16>(lanes & 0xAAAAu), x, z)) return 0;  // a length 0
+        x = _mm512_add_epi32(x, _mm512_alignr_epi32(x, z, 15));  // + lane j - 1
+        x = _mm512_add_epi32(x, _mm512_alignr_epi32(x, z, 14));  // + lanes j - 2, j - 3
+        x = _mm512_add_epi32(x, _mm512_alignr_epi32(x, z, 12));
+        x = _mm512_add_epi32(x, _mm512_alignr_epi32(x, z, 8));
+        x = _mm512_add_epi32(x, carry);
+        _mm512_store_si512(sums + 16 * c, x);
+        carry = _mm512_permutexvar_epi32(_mm512_set1_epi32(15), x);
+    }
+    const std::uint32_t total = sums[m - 1];  // at most 64 * 16383: no wrap
+    if (prev_end + total > text_length) return 0;
+    // Every end is at most text_length < 2^32 now, so 32-bit lanes hold the starts.
+    const __m512i base = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(prev_end)));
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+    const unsigned pairs = m / 2;
+    for (unsigned g = 0; 16 * g < pairs; ++g) {
+        const unsigned left = pairs - 16 * g;
+        const auto lanes = static_cast<__mmask16>(left >= 16 ? 0xFFFFu : (1u << left) - 1);
+        const auto lo = static_cast<__mmask16>(2 * left >= 16 ? 0xFFFFu : (1u << (2 * left)) - 1);  // only values written
+        const auto hi = static_cast<__mmask16>(2 * left >= 32 ? 0xFFFFu : 2 * left <= 16 ? 0u : (1u << (2 * left - 16)) - 1);
+        const __m512i s_lo = _mm512_maskz_loadu_epi32(lo, sums + 32 * g), s_hi = _mm512_maskz_loadu_epi32(hi, sums + 32 * g + 16);
+        const __m512i v_lo = _mm512_maskz_loadu_epi32(lo, v + 32 * g), v_hi = _mm512_maskz_loadu_epi32(hi, v + 32 * g + 16);
+        // Start k: prev_end + the sums up to and including gap k (value 2k).
+        _mm512_mask_storeu_epi32(start + 16 * g, lanes, _mm512_add_epi32(base, _mm512_permutex2var_epi32(s_lo, even, s_hi)));
+        _mm512_mask_storeu_epi32(length + 16 * g, lanes, _mm512_permutex2var_epi32(v_lo, odd, v_hi));
+    }
+    prev_end += total;
+    return pairs;
+}
 #include "varint_bulk_wide.inc"
+#undef OND_WIDE_SPAN_DECODE
 #undef OND_WIDE_SPAN_SUMS
 #undef OND_WIDE
 }  // namespace avx512
