@@ -1,6 +1,8 @@
 // Choosing the varint fast paths (varint_level.hpp): names, clamping to the CPU, forcing.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "varint_level.hpp"
 
 namespace ond::detail {
@@ -47,6 +49,19 @@ TEST(VarintLevel, ForcingClampsToTheCpu) {
         EXPECT_EQ(&active_varint_kernels(), varint_kernels(want));
     }
     set_varint_level(saved);
+}
+
+// OND_VARINT_LEVEL is read once, at first use; every test that forces a level restores it, so
+// the level in use at the start of any test is the one the environment chose. CTest runs this
+// with the variable set (codec/CMakeLists.txt); without it, the test is skipped.
+TEST(VarintLevel, EnvironmentChoosesAtFirstUse) {
+    const char* env = std::getenv("OND_VARINT_LEVEL");
+    if (!env) GTEST_SKIP() << "OND_VARINT_LEVEL is not set";
+    const VarintLevel top = varint_level_supported();
+    if (const auto named = parse_varint_level(env))
+        EXPECT_EQ(varint_level(), static_cast<int>(*named) <= static_cast<int>(top) ? *named : top) << env;
+    else  // an unknown name: the default, the widest level the CPU has
+        EXPECT_EQ(varint_level(), top) << env;
 }
 
 }  // namespace
