@@ -14,6 +14,7 @@ namespace ond::detail::varint_bulk {
 namespace sse41 {
 #define OND_WIDE __attribute__((target("sse4.1,popcnt")))
 inline constexpr unsigned W = 16;
+namespace tail = swar;  // runs shorter than 16 bytes or items, and the last bytes
 OND_WIDE inline __m128i load(const std::uint8_t* p) noexcept { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 OND_WIDE inline std::uint64_t high_mask(const std::uint8_t* p) noexcept {
     return static_cast<std::uint32_t>(_mm_movemask_epi8(load(p)));
@@ -56,6 +57,7 @@ OND_WIDE inline unsigned heads_block(const std::uint8_t* p, std::uint64_t term, 
 namespace avx2 {
 #define OND_WIDE __attribute__((target("avx2,bmi,bmi2,popcnt")))
 inline constexpr unsigned W = 32;
+namespace tail = swar;  // not sse41: on runs of 16-31 items it measured slower than SWAR
 OND_WIDE inline __m256i load(const std::uint8_t* p) noexcept { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
 OND_WIDE inline std::uint64_t high_mask(const std::uint8_t* p) noexcept {
     return static_cast<std::uint32_t>(_mm256_movemask_epi8(load(p)));
@@ -131,6 +133,7 @@ OND_WIDE inline bool span_sums(const std::uint8_t* p, std::uint64_t term, std::u
 namespace avx512 {
 #define OND_WIDE __attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt")))
 inline constexpr unsigned W = 64;
+namespace tail = avx2;  // runs of 32 to 63 items (small documents) still get 32-byte blocks
 OND_WIDE inline __m512i load(const std::uint8_t* p) noexcept { return _mm512_loadu_si512(p); }
 OND_WIDE inline std::uint64_t high_mask(const std::uint8_t* p) noexcept { return _mm512_movepi8_mask(load(p)); }
 OND_WIDE inline std::uint64_t ge_mask(const std::uint8_t* p, std::uint8_t t) noexcept {

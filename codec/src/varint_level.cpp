@@ -31,9 +31,12 @@ VarintLevel detect() noexcept {
     __builtin_cpu_init();
     // __builtin_cpu_supports also checks that the OS saves the wider registers.
     const bool bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
-    if (bmi && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) return VarintLevel::avx512;
-    if (bmi && __builtin_cpu_supports("avx2")) return VarintLevel::avx2;
-    if (__builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("popcnt")) return VarintLevel::sse41;
+    // avx512 hands runs of 32-63 items to avx2 (varint_bulk_x86.cpp), so it needs AVX2 too.
+    const bool sse41 = __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("popcnt");
+    const bool avx2 = sse41 && bmi && __builtin_cpu_supports("avx2");
+    if (avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) return VarintLevel::avx512;
+    if (avx2) return VarintLevel::avx2;
+    if (sse41) return VarintLevel::sse41;
 #endif
     return VarintLevel::scalar;
 }
