@@ -2,8 +2,10 @@
 // The three modes agree; decoded tokens keep every rule (in order, non-empty, inside the text,
 // heads inside the document, indexes inside the table, sentence values 0-2, confidences in
 // [0, 1]); the count never exceeds the section's bytes / 9; and the tokens written back in
-// canonical form decode to the same tokens.
+// canonical form decode to the same tokens. Validate and decode at every other varint level the
+// CPU supports (varint_level.hpp) give the same verdict, error, bytes consumed and tokens.
 #include "harness.hpp"
+#include "varint_level.hpp"
 
 namespace {
 
@@ -55,6 +57,34 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         n = detail::decode_tokens_section<M>(c, table.view, text_len, &doc, tr);
         consumed = static_cast<std::size_t>(c.offset() - origin);
     });
+
+    const detail::VarintLevel used = detail::varint_level();
+    for (int l = 0; l <= static_cast<int>(detail::varint_level_supported()); ++l) {
+        const auto level = static_cast<detail::VarintLevel>(l);
+        if (level == used) continue;
+        detail::set_varint_level(level);
+        Doc other;
+        std::size_t other_consumed = 0;
+        const auto at_level = [&](auto mode, Doc* out) {
+            return capture([&] {
+                detail::Cursor c(bytes_of(bytes), origin);
+                detail::decode_tokens_section<decltype(mode)>(c, table.view, text_len, out, nullptr);
+                other_consumed = static_cast<std::size_t>(c.offset() - origin);
+            });
+        };
+        const Outcome v = at_level(detail::ValidateMode{}, nullptr);
+        OND_FUZZ_CHECK_MSG(v.same_verdict(r), std::string(detail::varint_level_name(level)) + " validate: " + v.describe());
+        OND_FUZZ_CHECK(!r.ok || other_consumed == consumed);
+        const Outcome d = at_level(detail::DecodeMode{}, &other);
+        OND_FUZZ_CHECK_MSG(d.same_verdict(r), std::string(detail::varint_level_name(level)) + " decode: " + d.describe());
+        if (r.ok) {
+            const Tokens &t = doc.tokens, &u = other.tokens;
+            OND_FUZZ_CHECK(other_consumed == consumed);
+            OND_FUZZ_CHECK(u.start == t.start && u.length == t.length && u.head == t.head && u.sent == t.sent && u.attrs == t.attrs);
+            for (std::uint32_t i = 0; i < n; ++i) OND_FUZZ_CHECK(float_bits(u.conf[i]) == float_bits(t.conf[i]));
+        }
+    }
+    detail::set_varint_level(used);
     if (!r.ok) return 0;
 
     const Tokens& t = doc.tokens;

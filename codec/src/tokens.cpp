@@ -33,14 +33,15 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     }
 
     // Spans: gap from the previous end, then length; both in UTF-16 code units.
-    // Outside InspectMode each loop first takes the fast path (varint_bulk.hpp), which stops
-    // before anything it cannot take; the simple path then reads that one item with every check.
+    // Outside InspectMode each loop first takes the fast path (varint_bulk.hpp, at the level
+    // varint_level.hpp chose), which stops before anything it cannot take; the simple path then reads that one item with every check.
+    [[maybe_unused]] const VarintKernels& fast = active_varint_kernels();
     std::uint64_t prev_end = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
         if constexpr (!M::trace) {
             std::uint32_t *starts = nullptr, *lengths = nullptr;
             if constexpr (M::build) starts = t->start.data(), lengths = t->length.data();
-            i = varint_bulk::spans(sec, starts, lengths, i, n, prev_end, text_utf16_length);
+            i = varint_bulk::spans(fast, sec, starts, lengths, i, n, prev_end, text_utf16_length);
             if (i == n) break;
         }
         const std::uint64_t tok_offset = sec.offset();
@@ -75,7 +76,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
             if constexpr (!M::trace) {
                 StringId* dst = nullptr;
                 if constexpr (M::build) dst = col + i;
-                i += static_cast<std::uint32_t>(varint_bulk::indexes(sec, dst, n - i, table_count));
+                i += static_cast<std::uint32_t>(varint_bulk::indexes(fast, sec, dst, n - i, table_count));
                 if (i == n) break;
             }
             const std::uint64_t off = sec.offset();
@@ -95,7 +96,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         if constexpr (!M::trace) {
             std::int32_t* heads = nullptr;
             if constexpr (M::build) heads = t->head.data();
-            i = varint_bulk::heads(sec, heads, i, n);
+            i = varint_bulk::heads(fast, sec, heads, i, n);
             if (i == n) break;
         }
         const std::uint64_t off = sec.offset();
@@ -115,7 +116,18 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     const std::size_t sent_bytes = (static_cast<std::size_t>(n) + 3) / 4;
     const std::uint64_t sent_offset = sec.offset();
     const std::uint8_t* sb = sec.bytes(sent_bytes);
-    for (std::uint32_t i = 0; i < n; ++i) {
+    std::uint32_t first_mark = 0;
+    if constexpr (!M::build && !M::trace) {
+        // Validation: 32 marks (8 bytes) a step while none is 3, i.e. has both bits set (R20);
+        // a 3 leaves the first one to the loop below, which raises it.
+        while (n - first_mark >= 32) {
+            std::uint64_t w;
+            std::memcpy(&w, sb + first_mark / 4, 8);
+            if (w & (w >> 1) & 0x5555555555555555ull) break;
+            first_mark += 32;
+        }
+    }
+    for (std::uint32_t i = first_mark; i < n; ++i) {
         const unsigned v = (sb[i >> 2] >> (2 * (i & 3))) & 3u;
         if (OND_CHECK(Errc::tokens_bad_sentence_value, v == 3))
             fail(Errc::tokens_bad_sentence_value, sent_offset + (i >> 2),

@@ -8,9 +8,11 @@
 // error (code and offset) the simple path raises. A fast path therefore never decides a verdict:
 // it only skips ahead over input the simple path would accept with the same values.
 //
-// The work is done 8 bytes at a time (SWAR): the high bits of a 64-bit load say which bytes end
-// a varint, so a block's varints are found without the byte-after-byte dependency of LEB128.
-// Loads never pass the cursor's end. Little-endian host (see header.cpp).
+// Here the work is done 8 bytes at a time (SWAR): the high bits of a 64-bit load say which bytes
+// end a varint, so a block's varints are found without the byte-after-byte dependency of LEB128.
+// Loads never pass the cursor's end. Little-endian host (see header.cpp). This is the `scalar`
+// level and the reference for the wider ones (varint_bulk_x86.cpp), which keep the same
+// contract; tokens.cpp calls whichever varint_level.hpp chose.
 #pragma once
 
 #include <bit>
@@ -18,6 +20,7 @@
 #include <cstring>
 
 #include "cursor.hpp"
+#include "varint_level.hpp"
 
 namespace ond::detail::varint_bulk {
 
@@ -92,6 +95,8 @@ inline bool short_varint(std::uint64_t w, std::uint32_t& value, std::uint32_t& s
     size = 1 + two;
     return true;
 }
+
+namespace swar {
 
 // String indexes: up to `count` values, each <= `limit`, into out[0..) when out is not null.
 inline std::size_t indexes(Cursor& c, std::uint32_t* out, std::size_t count, std::uint32_t limit) noexcept {
@@ -178,6 +183,22 @@ inline std::uint32_t heads(Cursor& c, std::int32_t* out, std::uint32_t first, st
     }
     c.skip(static_cast<std::size_t>(p - begin));
     return i;
+}
+
+}  // namespace swar
+
+// The fast paths of `k` (tokens.cpp). The scalar level is called directly, so that it is inlined
+// as before there were levels (a null `out` of ValidateMode then folds away).
+inline std::size_t indexes(const VarintKernels& k, Cursor& c, std::uint32_t* out, std::size_t count, std::uint32_t limit) noexcept {
+    return k.level == VarintLevel::scalar ? swar::indexes(c, out, count, limit) : k.indexes(c, out, count, limit);
+}
+inline std::uint32_t spans(const VarintKernels& k, Cursor& c, std::uint32_t* start, std::uint32_t* length, std::uint32_t first,
+                           std::uint32_t count, std::uint64_t& prev_end, std::uint32_t text_length) noexcept {
+    return k.level == VarintLevel::scalar ? swar::spans(c, start, length, first, count, prev_end, text_length)
+                                          : k.spans(c, start, length, first, count, prev_end, text_length);
+}
+inline std::uint32_t heads(const VarintKernels& k, Cursor& c, std::int32_t* out, std::uint32_t first, std::uint32_t n) noexcept {
+    return k.level == VarintLevel::scalar ? swar::heads(c, out, first, n) : k.heads(c, out, first, n);
 }
 
 }  // namespace ond::detail::varint_bulk

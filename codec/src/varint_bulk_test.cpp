@@ -1,206 +1,61 @@
-// The tokens section's fast paths (varint_bulk.hpp) against the simple path, on random input.
-//
-// Each fast path is run the way tokens.cpp runs it (fast path, then one item through the
-// cursor, and so on) and compared with a loop that reads every item through the cursor alone:
-// same values, same final offset, and the same error code at the same offset. Then whole token
-// sections, valid and mutated, must get the same verdict from ValidateMode and DecodeMode (which
-// use the fast paths) and from InspectMode (which does not).
-#include <gtest/gtest.h>
+// The tokens section's fast paths (varint_bulk.hpp) against the simple path, at every level
+// (varint_level.hpp) this build and CPU support, on random input (the checks are described in
+// varint_bulk_testing.hpp; hand-made edge cases are in varint_bulk_edge_test.cpp). Then whole
+// token sections, valid and mutated, must get the same verdict from ValidateMode and DecodeMode
+// (which use the fast paths) at each level as from InspectMode (which does not), and decode to
+// the same tokens as at the scalar level; and so must sections with a sentence mark of 3.
+#include "varint_bulk_testing.hpp"
 
-#include <cstdint>
-#include <optional>
-#include <random>
-#include <string>
-#include <vector>
-
-#include "sections.hpp"
-#include "varint_bulk.hpp"
-
-namespace ond::detail {
+namespace ond::detail::bulk_testing {
 namespace {
 
-struct Outcome {
-    std::vector<std::int64_t> values;
-    std::uint64_t end_offset = 0;
-    std::optional<Errc> error;
-    std::uint64_t error_offset = 0;
-
-    bool operator==(const Outcome&) const = default;
-};
-
-std::string show(const Outcome& o) {
-    std::string s = std::to_string(o.values.size()) + " values, end " + std::to_string(o.end_offset);
-    if (o.error) s += ", error " + std::string(error_info(*o.error).code) + " at " + std::to_string(o.error_offset);
-    return s;
-}
-
-Bytes as(const std::vector<std::uint8_t>& v) { return as_bytes(v.data(), v.size()); }
-
-// Writes a varint of `value` in exactly `size` bytes (overlong when more than needed); sizes past
-// 5 bytes or values past what `size` bytes hold produce the invalid forms the reader must refuse.
-void put_varint(std::vector<std::uint8_t>& out, std::uint64_t value, int size) {
-    for (int k = 0; k < size; ++k) {
-        std::uint8_t b = static_cast<std::uint8_t>(value & 0x7F);
-        value >>= 7;
-        if (k + 1 < size) b |= 0x80;
-        out.push_back(b);
-    }
-}
-
-class Gen {
-public:
-    explicit Gen(std::uint32_t seed) : rng_(seed) {}
-    std::uint32_t below(std::uint32_t n) { return std::uniform_int_distribution<std::uint32_t>(0, n - 1)(rng_); }
-    bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
-
-    // A value near `typical`, sometimes far off, in 1-5 bytes, rarely an invalid form.
-    void varint(std::vector<std::uint8_t>& out, std::uint32_t typical) {
-        std::uint64_t v = below(typical + 1);
-        if (chance(0.05)) v = typical + below(3);  // just past a limit
-        if (chance(0.02)) v = 0xFFFFFFFFu - below(2);
-        int minimal = 1;
-        while (minimal < 5 && (v >> (7 * minimal))) ++minimal;
-        int size = minimal;
-        if (chance(0.03)) size = std::min(5, minimal + 1 + static_cast<int>(below(2)));  // overlong
-        if (chance(0.004)) {  // a 5th byte with the continuation bit, or value bits above 0x0F
-            put_varint(out, v, 5);
-            out.back() = static_cast<std::uint8_t>(out.back() | (chance(0.5) ? 0x80 : 0x10));
-            return;
-        }
-        put_varint(out, v, size);
-    }
-
-private:
-    std::mt19937 rng_;
-};
-
-template <class F>
-Outcome run(const std::vector<std::uint8_t>& bytes, std::uint64_t origin, F&& body) {
-    Outcome o;
-    Cursor c(as(bytes), origin);
-    try {
-        body(c, o);
-    } catch (const Error& e) {
-        o.error = e.errc();
-        o.error_offset = e.offset();
-    }
-    o.end_offset = c.offset();
-    return o;
-}
+INSTANTIATE_TEST_SUITE_P(Levels, VarintBulk,
+                         testing::Values(VarintLevel::scalar, VarintLevel::sse41, VarintLevel::avx2, VarintLevel::avx512),
+                         level_param_name);
 
 constexpr int kCases = 3000;
 
-TEST(VarintBulk, IndexesMatchTheSimplePath) {
+TEST_P(VarintBulk, IndexesMatchTheSimplePath) {
     Gen g(1);
     for (int round = 0; round < kCases; ++round) {
-        const std::uint32_t count = g.below(60);
-        const std::uint32_t limit = g.chance(0.3) ? g.below(200) : g.below(40000);
-        std::vector<std::uint8_t> bytes;
-        for (std::uint32_t i = 0; i < count; ++i) g.varint(bytes, limit);
-        if (g.chance(0.2) && !bytes.empty()) bytes.resize(g.below(static_cast<std::uint32_t>(bytes.size())));  // truncated
-        const std::uint64_t origin = g.below(1000);
-        auto check = [&](Cursor& c, Outcome& o, std::uint32_t i) {
-            const std::uint64_t off = c.offset();
-            const std::uint32_t v = c.varint();
-            if (v > limit) fail(Errc::table_index_out_of_range, off, "index");
-            o.values[i] = v;
-        };
-        const Outcome simple = run(bytes, origin, [&](Cursor& c, Outcome& o) {
-            o.values.assign(count, -1);
-            for (std::uint32_t i = 0; i < count; ++i) check(c, o, i);
-        });
-        for (bool store : {true, false}) {
-            const Outcome fast = run(bytes, origin, [&](Cursor& c, Outcome& o) {
-                o.values.assign(count, -1);
-                std::vector<std::uint32_t> col(count);
-                for (std::uint32_t i = 0; i < count; ++i) {
-                    const std::size_t took = varint_bulk::indexes(c, store ? col.data() + i : nullptr, count - i, limit);
-                    for (std::size_t k = i; k < i + took; ++k) o.values[k] = store ? static_cast<std::int64_t>(col[k]) : std::int64_t{-2};
-                    i += static_cast<std::uint32_t>(took);
-                    if (i == count) break;
-                    check(c, o, i);
-                }
-            });
-            Outcome expected = simple;
-            if (!store)  // nothing stored: the items the fast path took are marked -2 instead
-                for (std::size_t k = 0; k < count; ++k)
-                    if (fast.values[k] == -2) expected.values[k] = -2;
-            ASSERT_EQ(fast, expected) << "round " << round << " store " << store << ": fast " << show(fast)
-                                      << " vs simple " << show(simple);
-        }
+        BulkCase k;
+        k.count = g.below(g.chance(0.2) ? 300 : 60);
+        k.limit = g.chance(0.3) ? g.below(200) : g.below(40000);
+        for (std::uint32_t i = 0; i < k.count; ++i) g.varint(k.bytes, k.limit);
+        if (g.chance(0.2) && !k.bytes.empty()) k.bytes.resize(g.below(static_cast<std::uint32_t>(k.bytes.size())));  // truncated
+        k.origin = g.below(1000);
+        check_bulk_case(k, GetParam(), "round " + std::to_string(round));
+        if (HasFatalFailure()) return;
     }
 }
 
-TEST(VarintBulk, SpansMatchTheSimplePath) {
+TEST_P(VarintBulk, SpansMatchTheSimplePath) {
     Gen g(2);
     for (int round = 0; round < kCases; ++round) {
-        const std::uint32_t n = g.below(60);
-        const std::uint32_t text_length = g.below(400);
-        std::vector<std::uint8_t> bytes;
-        for (std::uint32_t i = 0; i < 2 * n; ++i) g.varint(bytes, i % 2 ? 12 : 3);
-        if (g.chance(0.2) && !bytes.empty()) bytes.resize(g.below(static_cast<std::uint32_t>(bytes.size())));
-        auto check = [&](Cursor& c, Outcome& o, std::uint64_t& prev_end, std::uint32_t i) {
-            const std::uint64_t tok = c.offset();
-            const std::uint32_t gap = c.varint();
-            const std::uint64_t len_off = c.offset();
-            const std::uint32_t len = c.varint();
-            if (len == 0) fail(Errc::tokens_empty, len_off, "empty");
-            const std::uint64_t end = prev_end + gap + len;
-            if (end > text_length) fail(Errc::tokens_out_of_text, tok, "out");
-            o.values[2 * i] = static_cast<std::int64_t>(end - len);
-            o.values[2 * i + 1] = len;
-            prev_end = end;
-        };
-        const Outcome simple = run(bytes, 7, [&](Cursor& c, Outcome& o) {
-            o.values.assign(2 * n, -1);
-            std::uint64_t prev_end = 0;
-            for (std::uint32_t i = 0; i < n; ++i) check(c, o, prev_end, i);
-        });
-        const Outcome fast = run(bytes, 7, [&](Cursor& c, Outcome& o) {
-            o.values.assign(2 * n, -1);
-            std::vector<std::uint32_t> start(n), length(n);
-            std::uint64_t prev_end = 0;
-            for (std::uint32_t i = 0; i < n; ++i) {
-                const std::uint32_t from = i;
-                i = varint_bulk::spans(c, start.data(), length.data(), i, n, prev_end, text_length);
-                for (std::uint32_t k = from; k < i; ++k) o.values[2 * k] = start[k], o.values[2 * k + 1] = length[k];
-                if (i == n) break;
-                check(c, o, prev_end, i);
-            }
-        });
-        ASSERT_EQ(fast, simple) << "round " << round << ": fast " << show(fast) << " vs simple " << show(simple);
+        BulkCase k;
+        k.kind = BulkKind::spans;
+        k.count = g.below(g.chance(0.2) ? 200 : 60);
+        const bool wide = g.chance(0.2);  // 2-byte gaps and lengths too
+        k.text_length = g.below(wide ? 40000 : g.chance(0.2) ? 3000 : 400);
+        for (std::uint32_t i = 0; i < 2 * k.count; ++i) g.varint(k.bytes, i % 2 ? (wide ? 300 : 12) : (wide ? 200 : 3));
+        if (g.chance(0.2) && !k.bytes.empty()) k.bytes.resize(g.below(static_cast<std::uint32_t>(k.bytes.size())));
+        k.origin = 7;
+        check_bulk_case(k, GetParam(), "round " + std::to_string(round));
+        if (HasFatalFailure()) return;
     }
 }
 
-TEST(VarintBulk, HeadsMatchTheSimplePath) {
+TEST_P(VarintBulk, HeadsMatchTheSimplePath) {
     Gen g(3);
     for (int round = 0; round < kCases; ++round) {
-        const std::uint32_t n = 1 + g.below(60);
-        std::vector<std::uint8_t> bytes;
-        for (std::uint32_t i = 0; i < n; ++i) g.varint(bytes, g.chance(0.9) ? 12 : 300);
-        if (g.chance(0.2)) bytes.resize(g.below(static_cast<std::uint32_t>(bytes.size())));
-        auto check = [&](Cursor& c, Outcome& o, std::uint32_t i) {
-            const std::uint64_t off = c.offset();
-            const std::int64_t head = static_cast<std::int64_t>(i) + c.svarint();
-            if (head < 0 || head >= static_cast<std::int64_t>(n)) fail(Errc::tokens_head_out_of_range, off, "head");
-            o.values[i] = head;
-        };
-        const Outcome simple = run(bytes, 0, [&](Cursor& c, Outcome& o) {
-            o.values.assign(n, -1);
-            for (std::uint32_t i = 0; i < n; ++i) check(c, o, i);
-        });
-        const Outcome fast = run(bytes, 0, [&](Cursor& c, Outcome& o) {
-            o.values.assign(n, -1);
-            std::vector<std::int32_t> heads(n);
-            for (std::uint32_t i = 0; i < n; ++i) {
-                const std::uint32_t from = i;
-                i = varint_bulk::heads(c, heads.data(), i, n);
-                for (std::uint32_t k = from; k < i; ++k) o.values[k] = heads[k];
-                if (i == n) break;
-                check(c, o, i);
-            }
-        });
-        ASSERT_EQ(fast, simple) << "round " << round << ": fast " << show(fast) << " vs simple " << show(simple);
+        BulkCase k;
+        k.kind = BulkKind::heads;
+        k.count = 1 + g.below(g.chance(0.2) ? 300 : 60);
+        const std::uint32_t typical = g.chance(0.5) ? 12 : 2 * k.count;
+        for (std::uint32_t i = 0; i < k.count; ++i) g.varint(k.bytes, g.chance(0.9) ? typical : 300);
+        if (g.chance(0.2)) k.bytes.resize(g.below(static_cast<std::uint32_t>(k.bytes.size())));
+        check_bulk_case(k, GetParam(), "round " + std::to_string(round));
+        if (HasFatalFailure()) return;
     }
 }
 
@@ -255,13 +110,25 @@ Verdict verdict(const std::vector<std::uint8_t>& sec, const TableView& table, st
     return {};
 }
 
-TEST(VarintBulk, TokenSectionsGetOneVerdictInEveryMode) {
+// Sets the level in use for one scope (the tests of one process share it).
+class ForcedVarintLevel {
+public:
+    explicit ForcedVarintLevel(VarintLevel level) : saved_(varint_level()) { set_varint_level(level); }
+    ~ForcedVarintLevel() { set_varint_level(saved_); }
+    ForcedVarintLevel(const ForcedVarintLevel&) = delete;
+    ForcedVarintLevel& operator=(const ForcedVarintLevel&) = delete;
+
+private:
+    VarintLevel saved_;
+};
+
+TEST_P(VarintBulk, TokenSectionsGetOneVerdictInEveryMode) {
     Gen g(4);
-    std::vector<RawString> entries(300);
+    std::vector<RawString> entries(20000);
     const std::uint8_t none = 0;
     for (auto& e : entries) e.data = &none;
     for (int round = 0; round < kCases; ++round) {
-        const std::uint32_t table_count = g.chance(0.5) ? 100 : 300;
+        const std::uint32_t table_count = g.chance(0.1) ? 20000 : g.chance(0.5) ? 100 : 300;
         TableView table;
         table.entries.assign(entries.begin(), entries.begin() + table_count);
         std::uint32_t text_length = 0;
@@ -276,14 +143,59 @@ TEST(VarintBulk, TokenSectionsGetOneVerdictInEveryMode) {
             }
         }
         if (g.chance(0.1) && text_length > 0) --text_length;
-        Doc decoded;
+        Doc reference, decoded;
+        Verdict scalar_decode;
+        {
+            ForcedVarintLevel scalar(VarintLevel::scalar);
+            scalar_decode = verdict<DecodeMode>(sec, table, text_length, &reference);
+        }
+        ForcedVarintLevel forced(GetParam());
+        ASSERT_EQ(varint_level(), GetParam());
         const Verdict inspect = verdict<InspectMode>(sec, table, text_length, nullptr);
         const Verdict validate = verdict<ValidateMode>(sec, table, text_length, nullptr);
         const Verdict decode = verdict<DecodeMode>(sec, table, text_length, &decoded);
         ASSERT_EQ(validate, inspect) << "round " << round;
         ASSERT_EQ(decode, inspect) << "round " << round;
+        ASSERT_EQ(scalar_decode, inspect) << "round " << round;
+        if (!decode.error) {
+            const Tokens &t = decoded.tokens, &u = reference.tokens;
+            ASSERT_TRUE(t.start == u.start && t.length == u.length && t.attrs == u.attrs && t.head == u.head && t.sent == u.sent)
+                << "round " << round << ": tokens differ from the scalar level's";
+        }
+    }
+}
+
+// Validation steps over 32 sentence marks at a time (tokens.cpp); a mark of 3 anywhere (R20),
+// alone or before another, must still be the one reported, at its byte.
+TEST(TokenSections, R20_EverySentenceMarkOf3IsFoundInEveryMode) {
+    Gen g(5);
+    std::vector<RawString> entries(300);
+    const std::uint8_t none = 0;
+    for (auto& e : entries) e.data = &none;
+    TableView table;
+    table.entries = entries;
+    for (std::uint32_t n : {31u, 32u, 33u, 64u, 100u, 129u}) {
+        std::uint32_t text_length = 0;
+        auto valid = tokens_section(g, n, 300, text_length);
+        const std::size_t sent_at = valid.size() - 1 - (n + 3) / 4;  // the marks, then confidence mode 0
+        for (std::uint32_t m = 0; m < n; ++m) {  // as in text: "inside" (2), a "start" (1) every 7th
+            std::uint8_t& b = valid[sent_at + m / 4];
+            b = static_cast<std::uint8_t>((b & ~(3u << (2 * (m % 4)))) | ((m % 7 == 0 ? 1u : 2u) << (2 * (m % 4))));
+        }
+        for (std::uint32_t k = 0; k < n; ++k) {
+            for (std::uint32_t also : {k, k + 7}) {
+                auto sec = valid;
+                for (std::uint32_t m : {k, also})
+                    if (m < n) sec[sent_at + m / 4] = static_cast<std::uint8_t>(sec[sent_at + m / 4] | (3u << (2 * (m % 4))));
+                const Verdict want{Errc::tokens_bad_sentence_value, 100 + sent_at + k / 4};
+                Doc decoded;
+                ASSERT_EQ(verdict<InspectMode>(sec, table, text_length, nullptr), want) << "n " << n << " mark " << k;
+                ASSERT_EQ(verdict<ValidateMode>(sec, table, text_length, nullptr), want) << "n " << n << " mark " << k;
+                ASSERT_EQ(verdict<DecodeMode>(sec, table, text_length, &decoded), want) << "n " << n << " mark " << k;
+            }
+        }
     }
 }
 
 }  // namespace
-}  // namespace ond::detail
+}  // namespace ond::detail::bulk_testing

@@ -124,6 +124,12 @@ int main(int argc, char** argv) {
     ondc("crc-all", "Joe met Ann in Rome.", 6, true, true, true, true);
     ondc("non-bmp", "\xF0\x9F\x98\x80 caf\xC3\xA9 \xE6\x97\xA5\xE6\x9C\xAC", 5, true, true, false, false);
     ondc("lone-surrogate", "a\xED\xA0\x80 b \xED\xBF\xBF", 3, false, false, true, true);
+    // 100 tokens in 299 units (the tokens harness's text lengths stop at 300): runs of varints
+    // long enough for the widest fast paths (64-byte blocks, varint_bulk_x86.cpp), heads far apart.
+    std::string words;
+    for (int i = 0; i < 100; ++i) words += i ? " ab" : "ab";
+    ondc("long", words, 100, true, false, false, false);
+    for (std::int32_t i = 0; i < 100; ++i) contents.back().second.docs[0].tokens.head[static_cast<std::size_t>(i)] = i * 37 % 100;  // 2-byte deltas too
     for (int docs : {0, 1, 3}) {
         Container k;
         k.format = Format::ondb;
