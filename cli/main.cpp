@@ -281,7 +281,7 @@ Verdict validate_one(const std::string& path, bool stream) {
             try {
                 const ond::Summary s = ond::validate(data);
                 v.ok = true;
-                v.format = s.format == ond::Format::ondc ? "ONDC" : "ONDB";
+                v.format = ond::to_string(s.format);
                 v.docs = s.docs;
                 v.tokens = s.tokens;
                 v.crc = s.crc ? "crc" : "no crc";
@@ -293,10 +293,11 @@ Verdict validate_one(const std::string& path, bool stream) {
             ond::StreamReader reader([&](std::byte* dst, std::size_t max) { return in.read(dst, max); });
             std::uint64_t with_crc = 0;
             try {
-                while (auto c = reader.next()) {
+                ond::Container c;  // reused: each container keeps the last one's capacity
+                while (reader.next(c)) {
                     ++v.docs;
-                    for (const auto& d : c->docs) v.tokens += d.tokens.size();
-                    with_crc += c->crc ? 1 : 0;
+                    for (const auto& d : c.docs) v.tokens += d.tokens.size();
+                    with_crc += c.crc ? 1 : 0;
                 }
                 v.ok = true;
                 v.crc = with_crc == 0 ? "no crc" : with_crc == v.docs ? "crc" : "mixed crc";
