@@ -1,4 +1,5 @@
 // The tokens, section 3 (R17-R21, R3).
+#include <algorithm>
 #include <cstring>
 
 #include "sections.hpp"
@@ -28,7 +29,8 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     Tokens* t = nullptr;
     if constexpr (M::build) {
         t = &out->tokens;
-        t->clear();
+        // Every column is written below for each of the n tokens (the confidences under mode 0
+        // too), so a reused document's columns are only grown or cut, never zero-filled first.
         t->resize(n);
     }
 
@@ -159,6 +161,8 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         fail(Errc::tokens_bad_confidence_mode, mode_offset, "confidence mode " + std::to_string(mode) + " (must be 0 or 1)");
     if constexpr (M::trace)
         tr->field(mode_offset, 1, "tokens.confidence-mode", mode == 0 ? "0 (all 1.0)" : "1 (one float per token)");
+    if constexpr (M::build)
+        if (mode == 0) std::fill_n(t->conf.data(), n, 1.0f);
     if (mode == 1) {
         const std::uint64_t conf_offset = sec.offset();
         const std::uint8_t* p = sec.bytes(4ull * n);
