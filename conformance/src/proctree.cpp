@@ -151,17 +151,24 @@ void unregister_root(pid_t pid) {
     roots.erase(pid);
 }
 
-std::vector<pid_t> descendants(pid_t root) {
-    std::vector<pid_t> out;
-    std::vector<pid_t> todo = children_of(root);
+std::vector<std::pair<pid_t, pid_t>> descendants_with_parents(pid_t root) {
+    std::vector<std::pair<pid_t, pid_t>> out;  // (process, parent)
+    std::vector<std::pair<pid_t, pid_t>> todo;
+    for (pid_t c : children_of(root)) todo.emplace_back(c, root);
     std::set<pid_t> seen;
     while (!todo.empty() && out.size() < 100000) {
-        pid_t p = todo.back();
+        const auto next = todo.back();
         todo.pop_back();
-        if (!seen.insert(p).second) continue;
-        out.push_back(p);
-        for (pid_t c : children_of(p)) todo.push_back(c);
+        if (!seen.insert(next.first).second) continue;
+        out.push_back(next);
+        for (pid_t c : children_of(next.first)) todo.emplace_back(c, next.first);
     }
+    return out;
+}
+
+std::vector<pid_t> descendants(pid_t root) {
+    std::vector<pid_t> out;
+    for (const auto& [p, parent] : descendants_with_parents(root)) out.push_back(p);
     return out;
 }
 
@@ -186,19 +193,12 @@ long tree_peak_kb(pid_t root, bool with_root, bool root_current_rss) {
     // Each descendant adds its own peak, except the memory it shares with its parent: a copy
     // that has not exec'd adds only its private pages (sampled, as the kernel keeps no peak of
     // those), a child inside the parent's memory adds nothing.
-    std::vector<std::pair<pid_t, pid_t>> todo;  // (process, parent)
-    for (pid_t c : children_of(root)) todo.emplace_back(c, root);
-    std::set<pid_t> seen;
-    while (!todo.empty() && seen.size() < 100000) {
-        const auto [p, parent] = todo.back();
-        todo.pop_back();
-        if (!seen.insert(p).second) continue;
+    for (const auto& [p, parent] : descendants_with_parents(root)) {
         switch (sharing_of(p, parent)) {
             case Sharing::same_memory: break;
             case Sharing::fork_copy: sum += private_kb(p); break;
             case Sharing::own_program: sum += vm_field_kb(p, "VmHWM:"); break;
         }
-        for (pid_t c : children_of(p)) todo.emplace_back(c, p);
     }
     return sum;
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ond::conformance {
@@ -30,6 +31,8 @@ void unregister_root(pid_t pid);
 
 // The processes below `root` (not `root` itself), found through /proc/PID/task/TID/children.
 std::vector<pid_t> descendants(pid_t root);
+// The same, each with its parent: (process, parent).
+std::vector<std::pair<pid_t, pid_t>> descendants_with_parents(pid_t root);
 
 // The sum of VmHWM (peak resident set) in KiB of `root` (when `with_root`) and its descendants;
 // `root_rss` instead of the root's VmHWM when its peak could not be reset.
