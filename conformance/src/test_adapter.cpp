@@ -99,13 +99,11 @@ void maybe_planted_trouble(const std::string& input) {
         ::signal(SIGSEGV, SIG_DFL);
         ::raise(SIGSEGV);
     }
-    if (fault == "big-heap") {
+    if (fault == "big-heap" || fault == "spawn-helpers") {
         static bool done = false;
         if (!done) touch(120u << 20, true), done = true;
     }
     if (fault == "spawn-helpers") {
-        static bool done = false;
-        if (!done) touch(120u << 20, true), done = true;
         const timespec pause{0, 30'000'000};
         pid_t forked = ::fork();
         if (forked == 0) {
