@@ -228,7 +228,7 @@ void Utf16Offsets::restart_if_past(std::uint64_t units, std::size_t bytes) noexc
     }
 }
 
-std::optional<std::size_t> Utf16Offsets::to_bytes(std::uint64_t units) noexcept {
+std::size_t Utf16Offsets::walk_to(std::uint64_t units) noexcept {
     restart_if_past(units, byte_);
     const auto* p = reinterpret_cast<const unsigned char*>(s_.data());
     const std::size_t n = s_.size();
@@ -238,14 +238,20 @@ std::optional<std::size_t> Utf16Offsets::to_bytes(std::uint64_t units) noexcept 
             unit_ += 8;
             continue;
         }
-        if (byte_ == n) return std::nullopt;  // past the end
+        if (byte_ == n) return 0;  // past the end
         std::size_t len = seq_bytes(p[byte_]);
         if (len > n - byte_) len = 1;
         const std::uint64_t u = len == 4 ? 2 : 1;
-        if (unit_ + u > units) return std::nullopt;  // between the halves of a pair
+        if (unit_ + u > units) return len;  // between the halves of a pair
         byte_ += len;
         unit_ += u;
     }
+    return 0;
+}
+
+std::optional<std::size_t> Utf16Offsets::to_bytes(std::uint64_t units) noexcept {
+    walk_to(units);
+    if (unit_ != units) return std::nullopt;  // past the end, or between the halves of a pair
     return byte_;
 }
 
@@ -285,24 +291,8 @@ std::optional<Utf16Offsets::Range> Utf16Offsets::range(std::size_t byte_start, s
 }
 
 std::size_t Utf16Offsets::to_bytes_rounded(std::uint64_t units, bool round_up) noexcept {
-    restart_if_past(units, byte_);
-    const auto* p = reinterpret_cast<const unsigned char*>(s_.data());
-    const std::size_t n = s_.size();
-    while (unit_ < units) {
-        if (units - unit_ >= 8 && n - byte_ >= 8 && ascii8(p + byte_)) {
-            byte_ += 8;
-            unit_ += 8;
-            continue;
-        }
-        if (byte_ == n) return n;
-        std::size_t len = seq_bytes(p[byte_]);
-        if (len > n - byte_) len = 1;
-        const std::uint64_t u = len == 4 ? 2 : 1;
-        if (unit_ + u > units) return round_up ? byte_ + len : byte_;  // between the halves of a pair
-        byte_ += len;
-        unit_ += u;
-    }
-    return byte_;
+    const std::size_t straddled = walk_to(units);
+    return round_up ? byte_ + straddled : byte_;
 }
 
 std::string_view Utf16Offsets::covering_view(std::uint64_t start, std::uint64_t length) noexcept {

@@ -78,6 +78,9 @@ public:
 
 private:
     void restart_if_past(std::uint64_t units, std::size_t bytes) noexcept;
+    // Moves to the last character boundary at or before UTF-16 offset `units` (or the string's
+    // end); returns the bytes of the sequence that `units` falls inside (a surrogate pair's), else 0.
+    std::size_t walk_to(std::uint64_t units) noexcept;
     std::string_view s_;
     std::size_t byte_ = 0;   // a sequence boundary
     std::uint64_t unit_ = 0;  // its UTF-16 offset
