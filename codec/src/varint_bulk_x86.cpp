@@ -23,33 +23,6 @@ OND_WIDE inline std::uint64_t ge_mask(const std::uint8_t* p, std::uint8_t t) noe
     const __m128i v = load(p);  // max(v, t) == v: v >= t, unsigned
     return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(static_cast<char>(t))), v)));
 }
-// One value at a time from the masks: no byte-after-byte dependency, but no vector either. Bit 0
-// of `two` may be set: the block then starts on the second byte of a 2-byte varint (p[-1]).
-OND_WIDE inline unsigned extract(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint32_t* v) noexcept {
-    unsigned n = 0;
-    for (; term; term &= term - 1, ++n) {
-        const unsigned k = static_cast<unsigned>(std::countr_zero(term));
-        const std::uint32_t is_two = static_cast<std::uint32_t>(two >> k) & 1u;
-        // A 2-byte varint: byte k - 1 holds the low 7 bits, byte k the high 7 (R1).
-        v[n] = (p[static_cast<std::ptrdiff_t>(k) - is_two] & 0x7Fu) | ((std::uint32_t{p[k]} << 7) & (0u - is_two));
-    }
-    return n;
-}
-// The heads of the values of `term` (R19: i + delta in [0, n)), stored from out[0] when out is
-// not null; returns how many lead the block before the first out of range.
-OND_WIDE inline unsigned heads_block(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint32_t base,
-                                     std::uint32_t n, std::int32_t* out) noexcept {
-    std::uint32_t v[W];
-    const unsigned m = extract(p, term, two, v);
-    for (unsigned k = 0; k < m; ++k) {
-        // R2 zig-zag; base + k + delta lies in [0, n) exactly when it does in 32-bit unsigned
-        // arithmetic, as n <= max_tokens < 2^31.
-        const std::uint32_t head = base + k + ((v[k] >> 1) ^ (0u - (v[k] & 1)));
-        if (head >= n) return k;
-        if (out) out[k] = static_cast<std::int32_t>(head);
-    }
-    return m;
-}
 #include "varint_bulk_wide.inc"
 #undef OND_WIDE
 }  // namespace sse41
@@ -66,30 +39,6 @@ OND_WIDE inline std::uint64_t ge_mask(const std::uint8_t* p, std::uint8_t t) noe
     const __m256i v = load(p);
     return static_cast<std::uint32_t>(
         _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(v, _mm256_set1_epi8(static_cast<char>(t))), v)));
-}
-OND_WIDE inline unsigned extract(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint32_t* v) noexcept {
-    unsigned n = 0;
-    for (; term; term &= term - 1, ++n) {
-        const unsigned k = static_cast<unsigned>(std::countr_zero(term));
-        const std::uint32_t is_two = static_cast<std::uint32_t>(two >> k) & 1u;
-        v[n] = (p[static_cast<std::ptrdiff_t>(k) - is_two] & 0x7Fu) | ((std::uint32_t{p[k]} << 7) & (0u - is_two));
-    }
-    return n;
-}
-// The heads of the values of `term` (R19: i + delta in [0, n)), stored from out[0] when out is
-// not null; returns how many lead the block before the first out of range.
-OND_WIDE inline unsigned heads_block(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint32_t base,
-                                     std::uint32_t n, std::int32_t* out) noexcept {
-    std::uint32_t v[W];
-    const unsigned m = extract(p, term, two, v);
-    for (unsigned k = 0; k < m; ++k) {
-        // R2 zig-zag; base + k + delta lies in [0, n) exactly when it does in 32-bit unsigned
-        // arithmetic, as n <= max_tokens < 2^31.
-        const std::uint32_t head = base + k + ((v[k] >> 1) ^ (0u - (v[k] & 1)));
-        if (head >= n) return k;
-        if (out) out[k] = static_cast<std::int32_t>(head);
-    }
-    return m;
 }
 // span_sums as at avx512 (see there), with the masks widened to bytes by hand.
 #define OND_WIDE_SPAN_SUMS 1
@@ -224,6 +173,7 @@ OND_WIDE inline bool span_sums(const std::uint8_t* p, std::uint64_t term, std::u
 // otherwise 0 (and maybe some stores, which the caller's loop then writes again). The starts are
 // prev_end plus prefix sums of the values, 16 lanes at a time in log steps.
 #define OND_WIDE_SPAN_DECODE 1
+#define OND_WIDE_OWN_EXTRACT 1
 OND_WIDE inline unsigned span_block(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint64_t& prev_end,
                                     std::uint32_t text_length, std::uint32_t* start, std::uint32_t* length) noexcept {
     alignas(64) std::uint32_t v[64];
@@ -266,6 +216,7 @@ OND_WIDE inline unsigned span_block(const std::uint8_t* p, std::uint64_t term, s
     return pairs;
 }
 #include "varint_bulk_wide.inc"
+#undef OND_WIDE_OWN_EXTRACT
 #undef OND_WIDE_SPAN_DECODE
 #undef OND_WIDE_SPAN_SUMS
 #undef OND_WIDE
