@@ -22,6 +22,31 @@ namespace ond {
 
 class DocView;
 
+namespace detail {
+// What the ranges' iterators below share: an index that ++ steps and == compares. Each iterator
+// adds only what operator* makes of it.
+template <class Iterator>
+class IndexStep {
+public:
+    using difference_type = std::ptrdiff_t;
+    Iterator& operator++() noexcept {
+        ++i_;
+        return static_cast<Iterator&>(*this);
+    }
+    Iterator operator++(int) noexcept {
+        Iterator old = static_cast<Iterator&>(*this);
+        ++i_;
+        return old;
+    }
+    bool operator==(const IndexStep& o) const noexcept { return i_ == o.i_; }
+
+protected:
+    IndexStep() = default;
+    explicit IndexStep(std::size_t i) noexcept : i_(i) {}
+    std::size_t i_ = 0;
+};
+}  // namespace detail
+
 // One token. Its text is a view of the document's text: start/length count UTF-16 units and
 // the text is WTF-8, so the view is found by walking the text. A token taken from a token
 // range starts that walk where the range's walk is (walking every token in order is O(text));
@@ -73,32 +98,20 @@ private:
 // O(text) for that step).
 class TokenRange {
 public:
-    class iterator {
+    class iterator : public detail::IndexStep<iterator> {
     public:
         using value_type = TokenView;
-        using difference_type = std::ptrdiff_t;
         iterator() = default;
         iterator(const Doc* doc, const StringStore* strings, std::size_t i) noexcept
-            : doc_(doc), strings_(strings), i_(i), at_(doc ? std::string_view(doc->text) : std::string_view()) {}
+            : IndexStep(i), doc_(doc), strings_(strings), at_(doc ? std::string_view(doc->text) : std::string_view()) {}
         TokenView operator*() const noexcept {
             at_.to_bytes_rounded(doc_->tokens.start[i_], false);  // brings the walk up to this token
             return TokenView(*doc_, *strings_, i_, at_);
         }
-        iterator& operator++() noexcept {
-            ++i_;
-            return *this;
-        }
-        iterator operator++(int) noexcept {
-            iterator old = *this;
-            ++i_;
-            return old;
-        }
-        bool operator==(const iterator& o) const noexcept { return i_ == o.i_; }
 
     private:
         const Doc* doc_ = nullptr;
         const StringStore* strings_ = nullptr;
-        std::size_t i_ = 0;
         mutable unicode::Utf16Offsets at_{std::string_view()};
     };
 
@@ -150,35 +163,23 @@ using EntityView = SpanView;
 template <class Item>  // Entity or Span
 class SpanRange {
 public:
-    class iterator {
+    class iterator : public detail::IndexStep<iterator> {
     public:
         using value_type = SpanView;
-        using difference_type = std::ptrdiff_t;
         iterator() = default;
         iterator(const Doc* doc, const StringStore* strings, const std::vector<Item>* items, std::size_t i) noexcept
-            : doc_(doc), strings_(strings), items_(items), i_(i),
+            : detail::IndexStep<iterator>(i), doc_(doc), strings_(strings), items_(items),
               at_(doc ? std::string_view(doc->text) : std::string_view()) {}
         SpanView operator*() const noexcept {
-            const Item& item = (*items_)[i_];
+            const Item& item = (*items_)[this->i_];
             if (item.start < doc_->tokens.size()) at_.to_bytes_rounded(doc_->tokens.start[item.start], false);
             return SpanView(*doc_, *strings_, item.start, item.length, item.label, item.conf, at_);
         }
-        iterator& operator++() noexcept {
-            ++i_;
-            return *this;
-        }
-        iterator operator++(int) noexcept {
-            iterator old = *this;
-            ++i_;
-            return old;
-        }
-        bool operator==(const iterator& o) const noexcept { return i_ == o.i_; }
 
     private:
         const Doc* doc_ = nullptr;
         const StringStore* strings_ = nullptr;
         const std::vector<Item>* items_ = nullptr;
-        std::size_t i_ = 0;
         mutable unicode::Utf16Offsets at_{std::string_view()};
     };
 
@@ -208,27 +209,15 @@ struct CategoryView {
 template <class Parent, class View, View (*make)(const Parent&, std::size_t)>
 class IndexRange {
 public:
-    class iterator {
+    class iterator : public detail::IndexStep<iterator> {
     public:
         using value_type = View;
-        using difference_type = std::ptrdiff_t;
         iterator() = default;
-        iterator(const Parent& p, std::size_t i) noexcept : p_(p), i_(i) {}
-        View operator*() const { return make(p_, i_); }
-        iterator& operator++() noexcept {
-            ++i_;
-            return *this;
-        }
-        iterator operator++(int) noexcept {
-            iterator old = *this;
-            ++i_;
-            return old;
-        }
-        bool operator==(const iterator& o) const noexcept { return i_ == o.i_; }
+        iterator(const Parent& p, std::size_t i) noexcept : detail::IndexStep<iterator>(i), p_(p) {}
+        View operator*() const { return make(p_, this->i_); }
 
     private:
         Parent p_;  // a copy (views are small): a range may outlive the view it came from
-        std::size_t i_ = 0;
     };
     IndexRange(const Parent& p, std::size_t n) noexcept : p_(p), n_(n) {}
     iterator begin() const noexcept { return iterator(p_, 0); }
@@ -309,27 +298,15 @@ inline DocView Container::doc(std::size_t i) const noexcept { return DocView(doc
 // Every document of a container, as DocViews.
 class DocViewRange {
 public:
-    class iterator {
+    class iterator : public detail::IndexStep<iterator> {
     public:
         using value_type = DocView;
-        using difference_type = std::ptrdiff_t;
         iterator() = default;
-        explicit iterator(const Container* c, std::size_t i) noexcept : c_(c), i_(i) {}
+        explicit iterator(const Container* c, std::size_t i) noexcept : IndexStep(i), c_(c) {}
         DocView operator*() const noexcept { return c_->doc(i_); }
-        iterator& operator++() noexcept {
-            ++i_;
-            return *this;
-        }
-        iterator operator++(int) noexcept {
-            iterator old = *this;
-            ++i_;
-            return old;
-        }
-        bool operator==(const iterator& o) const noexcept { return i_ == o.i_; }
 
     private:
         const Container* c_ = nullptr;
-        std::size_t i_ = 0;
     };
     explicit DocViewRange(const Container& c) noexcept : c_(&c) {}
     iterator begin() const noexcept { return iterator(c_, 0); }
