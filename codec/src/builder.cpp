@@ -24,53 +24,51 @@ bool in_unit_range(float v) { return !std::isnan(v) && v >= 0.0f && v <= 1.0f; }
 
 // ---- tokens --------------------------------------------------------------------------------
 
-// The field's path as the writer spells it: "doc.tokens[3]" in an ONDC, "docs[2].tokens[3]" in a
-// bin, and from the doc down for a Doc built alone.
+// The field's path as the writer spells it: "doc.tokens[3]" in an ONDC, "docs[2].tokens[3]" in a bin.
 std::string DocBuilder::path(const char* list, std::size_t i) const {
-    std::string p;
-    if (c_) p = c_->format == Format::ondc ? "doc." : item_path("docs", doc_index_) + ".";
-    return p + item_path(list, i);
+    return (c_->format == Format::ondc ? std::string("doc.") : item_path("docs", doc_index_) + ".") + item_path(list, i);
+}
+
+DocList& DocBuilder::last() {
+    if (doc_index_ + 1 != c_->docs.size())
+        throw std::logic_error("DocBuilder: document " + std::to_string(doc_index_) +
+                               " is no longer the container's last; a builder grows only the last document");
+    return c_->docs;
 }
 
 TokenBuilder& TokenBuilder::attr(TokenColumn c, std::string_view value) {
     const StringId id = b_->intern(value);
-    b_->doc().tokens.column(c)[i_] = id;
+    b_->last().token_rows().attrs[static_cast<std::size_t>(c)][i_] = id;
     return *this;
 }
 
 TokenBuilder& TokenBuilder::head(std::size_t index) {
     if (index > 0x7FFFFFFF)
         refuse(Errc::content_head_out_of_range, b_->path("tokens", i_) + ".head", "a head must be a token index");
-    b_->doc().tokens.head[i_] = static_cast<std::int32_t>(index);
+    b_->last().token_rows().head[i_] = static_cast<std::int32_t>(index);
     return *this;
 }
 
 TokenBuilder& TokenBuilder::sent(Sentence s) {
-    b_->doc().tokens.sent[i_] = s;
+    b_->last().token_rows().sent[i_] = s;
     return *this;
 }
 
 TokenBuilder& TokenBuilder::conf(float c) {
     if (!in_unit_range(c))
         refuse(Errc::content_confidence_out_of_range, b_->path("tokens", i_) + ".conf", "a confidence must be in [0, 1]");
-    b_->doc().tokens.conf[i_] = c;
+    b_->last().token_rows().conf[i_] = c;
     return *this;
 }
 
-DocBuilder::DocBuilder(Container& c, std::string_view text) : c_(&c), doc_index_(c.docs.size()), strings_(&c.strings) {
-    Doc d;
-    d.set_text(text);  // before adding it: a refused text leaves the container as it was
-    c.docs.push_back(std::move(d));
-}
-
-DocBuilder::DocBuilder(StringStore& strings, Doc& doc, std::string_view text) : doc_(&doc), strings_(&strings) {
-    doc.set_text(text);
-    doc.tokens.clear();
-    doc.has_ents = false;
-    doc.ents.clear();
-    doc.has_cats = false;
-    doc.cats.clear();
-    doc.spans.clear();
+DocBuilder::DocBuilder(Container& c, std::string_view text) : c_(&c), doc_index_(c.docs.size()) {
+    // Checked before the document is added: a refused text leaves the container as it was.
+    const auto units = unicode::wtf8_utf16_length(text);
+    if (!units) refuse(Errc::content_invalid_string, "text", "the text is not valid WTF-8");
+    if (*units > 0xFFFFFFFFull) refuse(Errc::content_too_large, "text", "the text is longer than 2^32 - 1 UTF-16 code units");
+    c.docs.open_doc();
+    c.docs.text_buffer().append(text);
+    c.docs.close_text(static_cast<std::uint32_t>(*units));
 }
 
 TokenBuilder DocBuilder::token(std::string_view word) {
@@ -87,7 +85,7 @@ TokenBuilder DocBuilder::token(std::string_view word) {
 }
 
 TokenBuilder DocBuilder::token_at(std::size_t byte_start, std::size_t byte_length) {
-    Doc& d = doc();
+    const DocSlice d = doc();
     const std::size_t i = d.tokens.size();
     const std::string_view text = d.text;
     auto span = [&] { return "bytes [" + std::to_string(byte_start) + ", " + std::to_string(byte_start + byte_length) + ")"; };
@@ -105,13 +103,13 @@ TokenBuilder DocBuilder::token_at(std::size_t byte_start, std::size_t byte_lengt
     const auto units = unicode::wtf8_utf16_length(text.substr(byte_start, byte_length));
     if (!gap || !units) refuse(Errc::content_invalid_string, path("tokens", i), span() + " cut a character");
     const std::uint64_t start = unit_end_ + *gap;
-    Tokens& t = d.tokens;
-    t.start.push_back(static_cast<std::uint32_t>(start));
-    t.length.push_back(static_cast<std::uint32_t>(*units));
-    for (auto& column : t.attrs) column.push_back(0);
-    t.head.push_back(static_cast<std::int32_t>(i));
-    t.sent.push_back(Sentence::unset);
-    t.conf.push_back(1.0f);
+    const DocList::TokenRows t = last().resize_tokens(i + 1);
+    t.start[i] = static_cast<std::uint32_t>(start);
+    t.length[i] = static_cast<std::uint32_t>(*units);
+    for (StringId* column : t.attrs) column[i] = 0;
+    t.head[i] = static_cast<std::int32_t>(i);
+    t.sent[i] = Sentence::unset;
+    t.conf[i] = 1.0f;
     byte_end_ = byte_start + byte_length;
     unit_end_ = start + *units;
     return TokenBuilder(*this, i);
@@ -125,7 +123,7 @@ TokenBuilder DocBuilder::at(std::size_t i) {
 // ---- entities, categories, span groups ------------------------------------------------------
 
 DocBuilder& DocBuilder::entity(std::size_t first, std::size_t n, std::string_view label, float conf) {
-    Doc& d = doc();
+    const DocSlice d = doc();
     const std::string field = path("ents", d.ents.size());
     if (n == 0) refuse(Errc::content_entity_empty, field, "an entity has length 0");
     if (first > d.tokens.size() || n > d.tokens.size() - first)
@@ -134,49 +132,52 @@ DocBuilder& DocBuilder::entity(std::size_t first, std::size_t n, std::string_vie
         refuse(Errc::content_entity_order, field, "overlaps or precedes the previous entity");
     if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
     if (!in_unit_range(conf)) refuse(Errc::content_confidence_out_of_range, field + ".conf", "a confidence must be in [0, 1]");
-    d.ents.push_back(Entity{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), intern(label), conf});
-    d.has_ents = true;
+    const Entity e{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), intern(label), conf};
+    last().add_entity(e);
+    last().set_has_ents(true);
     return *this;
 }
 
 DocBuilder& DocBuilder::entities_annotated() {
-    doc().has_ents = true;
+    last().set_has_ents(true);
     return *this;
 }
 
 void DocBuilder::no_extras_in_bin(const char* what) {
-    if (c_ && c_->format == Format::ondb)
+    if (c_->format == Format::ondb)
         refuse(Errc::content_bin_extras, item_path("docs", doc_index_), std::string("a bin's records cannot carry ") + what);
 }
 
 DocBuilder& DocBuilder::category(std::string_view label, float score) {
     no_extras_in_bin("categories");
-    Doc& d = doc();
+    const DocSlice d = doc();
     const std::string field = path("cats", d.cats.size());
     if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
     for (const Category& c : d.cats)
-        if (strings_->view(c.label) == label)
+        if (c_->strings.view(c.label) == label)
             refuse(Errc::content_duplicate_category, field + ".label", "the category \"" + std::string(label) + "\" is there already");
     if (!in_unit_range(score)) refuse(Errc::content_score_out_of_range, field + ".score", "a category score must be in [0, 1]");
-    d.cats.push_back(Category{intern(label), score});
-    d.has_cats = true;
+    const Category cat{intern(label), score};
+    last().add_category(cat);
+    last().set_has_cats(true);
     return *this;
 }
 
 DocBuilder& DocBuilder::categories_annotated() {
     no_extras_in_bin("categories");
-    doc().has_cats = true;
+    last().set_has_cats(true);
     return *this;
 }
 
 std::size_t DocBuilder::group_index(std::string_view name) {
     no_extras_in_bin("span groups");
-    Doc& d = doc();
+    const DocSlice d = doc();
     for (std::size_t g = 0; g < d.spans.size(); ++g)
-        if (strings_->view(d.spans[g].name) == name) return g;
+        if (c_->strings.view(d.spans[g].name) == name) return g;
     if (name.empty()) refuse(Errc::content_label_empty, path("spans", d.spans.size()) + ".name", "a group name must not be empty");
-    d.spans.push_back(SpanGroup{intern(name), {}});
-    return d.spans.size() - 1;
+    const StringId id = intern(name);
+    last().add_span_group(id);
+    return d.spans.size();
 }
 
 DocBuilder& DocBuilder::span_group(std::string_view name) {
@@ -186,15 +187,16 @@ DocBuilder& DocBuilder::span_group(std::string_view name) {
 
 DocBuilder& DocBuilder::span(std::string_view group, std::size_t first, std::size_t n, std::string_view label, float conf) {
     const std::size_t g = group_index(group);
-    Doc& d = doc();
-    std::vector<Span>& spans = d.spans[g].spans;
+    const DocSlice d = doc();
+    const std::span<const Span> spans = d.spans[g].spans;
     const std::string field = path("spans", g) + item_path(".spans", spans.size());
     if (n == 0) refuse(Errc::content_span_empty, field, "a span has length 0");
     if (first > d.tokens.size() || n > d.tokens.size() - first)
         refuse(Errc::content_span_out_of_range, field, "ends past the last token added");
     if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
     if (!in_unit_range(conf)) refuse(Errc::content_confidence_out_of_range, field + ".conf", "a confidence must be in [0, 1]");
-    spans.push_back(Span{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), intern(label), conf});
+    const Span s{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), intern(label), conf};
+    last().add_span(g, s);
     return *this;
 }
 

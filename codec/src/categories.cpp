@@ -9,7 +9,7 @@
 namespace ond::detail {
 
 template <class M>
-void decode_categories_section(Cursor& sec, const TableView& table, Doc* out, Tracer* tr) {
+void decode_categories_section(Cursor& sec, const TableView& table, DocList* out, Tracer* tr) {
     const std::uint64_t count_offset = sec.offset();
     const std::uint32_t count = sec.varint();
     // A category is at least a 1-byte label and a 4-byte score.
@@ -19,9 +19,7 @@ void decode_categories_section(Cursor& sec, const TableView& table, Doc* out, Tr
                  ", but the section has " + std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(count_offset, sec.offset() - count_offset, "categories.count", std::to_string(count));
     if constexpr (M::build) {
-        out->has_cats = true;
-        out->cats.clear();
-        out->cats.reserve(count);
+        out->set_has_cats(true);
     }
     std::unordered_set<std::string> seen;  // labels by value (R23: equal strings are not distinct)
     std::string value;
@@ -38,14 +36,14 @@ void decode_categories_section(Cursor& sec, const TableView& table, Doc* out, Tr
         const float score = sec.f32();
         if (OND_CHECK(Errc::categories_score_out_of_range, !confidence_ok(score)))
             fail(Errc::categories_score_out_of_range, score_offset, who + " has score " + describe_float(score));
-        if constexpr (M::build) out->cats.push_back(Category{label, score});
+        if constexpr (M::build) out->add_category(Category{label, score});
         if constexpr (M::trace)
             tr->field(item_offset, sec.offset() - item_offset, "categories[" + std::to_string(i) + "]",
                       "label " + std::to_string(label) + " " + quote_wtf8(value) + ", score " + describe_float(score));
     }
 }
 
-#define OND_INSTANTIATE(M) template void decode_categories_section<M>(Cursor&, const TableView&, Doc*, Tracer*);
+#define OND_INSTANTIATE(M) template void decode_categories_section<M>(Cursor&, const TableView&, DocList*, Tracer*);
 OND_FOR_EACH_MODE(OND_INSTANTIATE)
 
 }  // namespace ond::detail

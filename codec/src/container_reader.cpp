@@ -4,6 +4,18 @@
 
 namespace ond::detail {
 
+namespace {
+// After records 2, 4, 8, ...: reserves the columns and the text for the whole section at the
+// rate of tokens and text bytes per record byte so far, plus a sixteenth, so a fresh decode
+// grows its buffers a few times, not by doubling up to twice the size it needs.
+void reserve_for_the_rest(DocList& docs, std::uint64_t read, std::uint64_t total) {
+    if (read == 0) return;
+    const double scale = static_cast<double>(total) / static_cast<double>(read) * 1.0625;
+    docs.reserve_more(static_cast<std::size_t>(static_cast<double>(docs.token_columns().size()) * (scale - 1.0)),
+                      static_cast<std::size_t>(static_cast<double>(docs.texts().size()) * (scale - 1.0)));
+}
+}  // namespace
+
 template <class M>
 Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Tracer* tr) {
     Cursor c(input, origin);
@@ -16,36 +28,33 @@ Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Trac
         out->format = h.format;
         out->crc = h.crc;
     }
-    // Documents already in `out` are reused (their vectors keep their capacity); the count is
-    // trimmed at the end. Documents are added as records are read, never up front from a count.
-    std::size_t used = 0;
-    auto next_doc = [&]() -> Doc* {
-        if constexpr (M::build) {
-            if (used == out->docs.size()) out->docs.emplace_back();
-            return &out->docs[used++];
-        }
-        return nullptr;
-    };
+    // The documents' buffers keep their capacity from an earlier read into `out`. Documents are
+    // added as records are read, never up front from a count.
+    DocList* docs = nullptr;
+    if constexpr (M::build) {
+        docs = &out->docs;
+        docs->clear();
+    }
     if constexpr (M::trace) tr->enter(c.offset(), h.body_length, "body", detail::count_of(h.body_length, "byte", "bytes"));
     Cursor body = c.sub(h.body_length);
     TableView table;
     StringStore* strings = nullptr;
     if constexpr (M::build) strings = &out->strings;
     if (h.format == Format::ondc) {
-        Doc* doc = next_doc();
-        sum.tokens = decode_ondc_body<M>(body, table, strings, doc, tr);
+        sum.tokens = decode_ondc_body<M>(body, table, strings, docs, tr);
         sum.docs = 1;
     } else {
         BinRecords bin = decode_ondb_prologue<M>(body, table, strings, tr);
+        const std::uint64_t records_bytes = bin.records.remaining();
         for (std::uint32_t i = 0; i < bin.count; ++i) {
-            Doc* doc = next_doc();
-            sum.tokens += decode_record<M>(bin.records, i, table, doc, tr);
+            if constexpr (M::build)
+                if ((i & (i - 1)) == 0 && i >= 2) reserve_for_the_rest(*docs, records_bytes - bin.records.remaining(), records_bytes);
+            sum.tokens += decode_record<M>(bin.records, i, table, docs, tr);
         }
         check_records_end(bin.records);
         if constexpr (M::trace) tr->leave();  // section 5, entered by decode_ondb_prologue's walker
         sum.docs = bin.count;
     }
-    if constexpr (M::build) out->docs.resize(used);
     if constexpr (M::trace) tr->leave();
     sum.strings = table.count();
     if (h.crc) check_trailer<M>(input.first(static_cast<std::size_t>(size)), origin, tr);

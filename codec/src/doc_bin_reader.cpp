@@ -16,7 +16,7 @@ struct DocBinReader::State {
     std::uint32_t next = 0;
     bool crc = false;
     bool done = false;
-    Doc current;               // the range's record
+    DocList current;           // the record read last, alone
     std::exception_ptr error;  // once a record fails, every later next() raises the same error
 };
 
@@ -48,14 +48,21 @@ DocBinReader& DocBinReader::operator=(DocBinReader&&) noexcept = default;
 const StringStore& DocBinReader::strings() const noexcept { return s_->strings; }
 bool DocBinReader::crc() const noexcept { return s_->crc; }
 std::uint32_t DocBinReader::count() const noexcept { return s_->count; }
-Doc& DocBinReader::current() noexcept { return s_->current; }
+DocView DocBinReader::doc() const noexcept { return DocView(s_->current, 0, s_->strings); }
 
 bool DocBinReader::next(Doc& doc) {
+    if (!next()) return false;
+    doc = s_->current[0].to_doc();
+    return true;
+}
+
+bool DocBinReader::next() {
     if (s_->error) std::rethrow_exception(s_->error);
     if (s_->done) return false;
     try {
         if (s_->next < s_->count) {
-            detail::decode_record<detail::DecodeMode>(s_->records, s_->next, s_->table, &doc, nullptr);
+            s_->current.clear();
+            detail::decode_record<detail::DecodeMode>(s_->records, s_->next, s_->table, &s_->current, nullptr);
             ++s_->next;
             return true;
         }

@@ -6,7 +6,7 @@
 namespace ond::detail {
 
 template <class M>
-void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t n, Doc* out, Tracer* tr) {
+void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t n, DocList* out, Tracer* tr) {
     const std::uint64_t count_offset = sec.offset();
     const std::uint32_t count = sec.varint();
     if (OND_CHECK(Errc::entities_count_exceeds_bytes, count > sec.remaining() / 7))
@@ -15,9 +15,7 @@ void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t 
                  ", but the section has " + std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(count_offset, sec.offset() - count_offset, "entities.count", std::to_string(count));
     if constexpr (M::build) {
-        out->has_ents = true;
-        out->ents.clear();
-        out->ents.reserve(count);
+        out->set_has_ents(true);
     }
     std::uint64_t prev_end = 0;
     for (std::uint32_t i = 0; i < count; ++i) {
@@ -39,7 +37,7 @@ void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t 
         if (OND_CHECK(Errc::entities_confidence_out_of_range, !confidence_ok(conf)))
             fail(Errc::entities_confidence_out_of_range, conf_offset, who + " has confidence " + describe_float(conf));
         if constexpr (M::build)
-            out->ents.push_back(Entity{static_cast<std::uint32_t>(start), len, label, conf});
+            out->add_entity(Entity{static_cast<std::uint32_t>(start), len, label, conf});
         if constexpr (M::trace)
             tr->field(item_offset, sec.offset() - item_offset, "entities[" + std::to_string(i) + "]",
                       "gap " + std::to_string(gap) + ", tokens [" + std::to_string(start) + ", " + std::to_string(end) +
@@ -50,7 +48,7 @@ void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t 
 }
 
 #define OND_INSTANTIATE(M) \
-    template void decode_entities_section<M>(Cursor&, const TableView&, std::uint32_t, Doc*, Tracer*);
+    template void decode_entities_section<M>(Cursor&, const TableView&, std::uint32_t, DocList*, Tracer*);
 OND_FOR_EACH_MODE(OND_INSTANTIATE)
 
 }  // namespace ond::detail

@@ -1,5 +1,6 @@
 #include "ond/model.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "ond/error.hpp"
@@ -65,9 +66,196 @@ void Doc::set_text(std::string_view wtf8) {
     text_utf16_length = static_cast<std::uint32_t>(*len);
 }
 
-std::optional<std::string_view> Doc::token_text(std::size_t i) const {
-    if (i >= tokens.start.size() || i >= tokens.length.size()) return std::nullopt;
+void TokenColumns::resize(std::size_t n) {
+    start.resize(n);
+    length.resize(n);
+    for (auto& c : attrs) c.resize(n);
+    head.resize(n);
+    sent.resize(n);
+    conf.resize(n);
+}
+
+void TokenColumns::reserve(std::size_t n) {
+    start.reserve(n);
+    length.reserve(n);
+    for (auto& c : attrs) c.reserve(n);
+    head.reserve(n);
+    sent.reserve(n);
+    conf.reserve(n);
+}
+
+// ---- DocSlice ----------------------------------------------------------------------------------
+
+std::optional<std::string_view> DocSlice::token_text(std::size_t i) const {
+    if (i >= tokens.size()) return std::nullopt;
     return unicode::Utf16Offsets(text).view(tokens.start[i], tokens.length[i]);
+}
+
+Doc DocSlice::to_doc() const {
+    Doc d;
+    d.text.assign(text);
+    d.text_utf16_length = text_utf16_length;
+    const std::size_t n = tokens.size();
+    Tokens& t = d.tokens;
+    t.start.assign(tokens.start.begin(), tokens.start.end());
+    t.length.assign(tokens.length.begin(), tokens.length.end());
+    for (std::size_t c = 0; c < token_column_count; ++c) t.attrs[c].assign(tokens.attrs[c].begin(), tokens.attrs[c].end());
+    t.head.assign(tokens.head.begin(), tokens.head.end());
+    t.sent.assign(tokens.sent.begin(), tokens.sent.end());
+    t.conf.assign(tokens.conf.begin(), tokens.conf.end());
+    (void)n;
+    d.has_ents = has_ents;
+    d.ents.assign(ents.begin(), ents.end());
+    d.has_cats = has_cats;
+    d.cats.assign(cats.begin(), cats.end());
+    for (SpanGroupSlice g : spans) d.spans.push_back(SpanGroup{g.name, std::vector<Span>(g.spans.begin(), g.spans.end())});
+    return d;
+}
+
+// ---- DocList -----------------------------------------------------------------------------------
+
+DocSlice DocList::operator[](std::size_t i) const noexcept {
+    const Entry& e = docs_[i];
+    const std::size_t b = e.tokens.begin, n = e.tokens.count;
+    TokenSlice t{{tokens_.start.data() + b, n}, {tokens_.length.data() + b, n}, {}, {tokens_.head.data() + b, n},
+                 {tokens_.sent.data() + b, n}, {tokens_.conf.data() + b, n}};
+    for (std::size_t c = 0; c < token_column_count; ++c) t.attrs[c] = {tokens_.attrs[c].data() + b, n};
+    return DocSlice{std::string_view(text_).substr(e.text.begin, e.text.count),
+                    e.text_utf16_length,
+                    t,
+                    e.has_ents,
+                    {ents_.data() + e.ents.begin, e.ents.count},
+                    e.has_cats,
+                    {cats_.data() + e.cats.begin, e.cats.count},
+                    DocSlice::Groups({group_names_.data() + e.groups.begin, e.groups.count},
+                                     {group_bounds_.data() + e.groups.begin, e.groups.count + 1}, spans_.data())};
+}
+
+void DocList::open_doc() {
+    Entry e;
+    e.text.begin = text_.size();
+    e.tokens.begin = tokens_.size();
+    e.ents.begin = ents_.size();
+    e.cats.begin = cats_.size();
+    e.groups.begin = group_names_.size();
+    docs_.push_back(e);
+}
+
+void DocList::close_text(std::uint32_t utf16_length) noexcept {
+    Entry& e = docs_.back();
+    e.text.count = text_.size() - e.text.begin;
+    e.text_utf16_length = utf16_length;
+}
+
+DocList::TokenRows DocList::token_rows() noexcept {
+    const std::size_t b = docs_.back().tokens.begin;
+    TokenRows r{tokens_.start.data() + b, tokens_.length.data() + b, {}, tokens_.head.data() + b,
+                tokens_.sent.data() + b, tokens_.conf.data() + b};
+    for (std::size_t c = 0; c < token_column_count; ++c) r.attrs[c] = tokens_.attrs[c].data() + b;
+    return r;
+}
+
+DocList::TokenRows DocList::resize_tokens(std::size_t n) {
+    Entry& e = docs_.back();
+    tokens_.resize(e.tokens.begin + n);
+    e.tokens.count = n;
+    return token_rows();
+}
+
+void DocList::add_entity(const Entity& x) {
+    ents_.push_back(x);
+    ++docs_.back().ents.count;
+}
+
+void DocList::add_category(const Category& x) {
+    cats_.push_back(x);
+    ++docs_.back().cats.count;
+}
+
+void DocList::add_span_group(StringId name) {
+    group_names_.push_back(name);
+    group_bounds_.push_back(spans_.size());
+    ++docs_.back().groups.count;
+}
+
+void DocList::add_span(std::size_t group, const Span& s) {
+    // The last document's groups are the last ones, so only its later groups' spans move.
+    const std::size_t g = docs_.back().groups.begin + group;
+    spans_.insert(spans_.begin() + static_cast<std::ptrdiff_t>(group_bounds_[g + 1]), s);
+    for (std::size_t k = g + 1; k < group_bounds_.size(); ++k) ++group_bounds_[k];
+}
+
+void DocList::reserve_more(std::size_t tokens, std::size_t text_bytes) {
+    if (tokens_.capacity() < tokens_.size() + tokens) tokens_.reserve(tokens_.size() + tokens);
+    if (text_.capacity() < text_.size() + text_bytes) text_.reserve(text_.size() + text_bytes);
+}
+
+void DocList::push_back(const Doc& d) {
+    open_doc();
+    text_.append(d.text);
+    close_text(d.text_utf16_length);
+    const Tokens& t = d.tokens;
+    const std::size_t n = t.size();
+    // A hand-made Doc may have columns of different lengths; each is taken up to n and any
+    // missing row is left as a fresh token's (0, root, unset, 1.0) so nothing reads past a vector.
+    TokenRows r = resize_tokens(n);
+    auto fill = [n](auto* dst, const auto& src, auto missing) {
+        const std::size_t k = std::min(n, src.size());
+        std::copy_n(src.begin(), k, dst);
+        std::fill(dst + k, dst + n, missing);
+    };
+    fill(r.start, t.start, std::uint32_t{0});
+    fill(r.length, t.length, std::uint32_t{0});
+    for (std::size_t c = 0; c < token_column_count; ++c) fill(r.attrs[c], t.attrs[c], StringId{0});
+    for (std::size_t i = 0; i < n; ++i) r.head[i] = i < t.head.size() ? t.head[i] : static_cast<std::int32_t>(i);
+    fill(r.sent, t.sent, Sentence::unset);
+    fill(r.conf, t.conf, 1.0f);
+    set_has_ents(d.has_ents);
+    for (const Entity& x : d.ents) add_entity(x);
+    set_has_cats(d.has_cats);
+    for (const Category& x : d.cats) add_category(x);
+    for (const SpanGroup& g : d.spans) {
+        add_span_group(g.name);
+        for (const Span& s : g.spans) add_span(docs_.back().groups.count - 1, s);
+    }
+}
+
+void DocList::pop_back() {
+    const Entry e = docs_.back();
+    docs_.pop_back();
+    text_.resize(e.text.begin);
+    tokens_.resize(e.tokens.begin);
+    ents_.resize(e.ents.begin);
+    cats_.resize(e.cats.begin);
+    group_names_.resize(e.groups.begin);
+    group_bounds_.resize(e.groups.begin + 1);
+    spans_.resize(group_bounds_.back());
+}
+
+void DocList::resize(std::size_t n) {
+    while (size() > n) pop_back();
+    while (size() < n) open_doc();
+}
+
+void DocList::clear() noexcept {
+    docs_.clear();
+    text_.clear();
+    tokens_.resize(0);
+    ents_.clear();
+    cats_.clear();
+    group_names_.clear();
+    group_bounds_.resize(1);
+    spans_.clear();
+}
+
+void DocList::replace(std::size_t i, const Doc& d) {
+    // The documents after i move behind the new one: copied out, cut, and added back.
+    std::vector<Doc> after;
+    after.reserve(size() - i - 1);
+    for (std::size_t k = i + 1; k < size(); ++k) after.push_back((*this)[k].to_doc());
+    resize(i);
+    push_back(d);
+    for (const Doc& x : after) push_back(x);
 }
 
 namespace {
@@ -83,13 +271,15 @@ bool same_str(StringId a, const StringStore& sa, StringId b, const StringStore& 
 }
 }  // namespace
 
-bool same_doc(const Doc& a, const StringStore& sa, const Doc& b, const StringStore& sb) {
+bool same_doc(const DocSlice& a, const StringStore& sa, const DocSlice& b, const StringStore& sb) {
     if (a.text != b.text) return false;
-    const Tokens& ta = a.tokens;
-    const Tokens& tb = b.tokens;
+    const TokenSlice& ta = a.tokens;
+    const TokenSlice& tb = b.tokens;
     const std::size_t n = ta.size();
     if (tb.size() != n) return false;
-    if (ta.start != tb.start || ta.length != tb.length || ta.head != tb.head || ta.sent != tb.sent) return false;
+    auto same = [](auto x, auto y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); };
+    if (!same(ta.start, tb.start) || !same(ta.length, tb.length) || !same(ta.head, tb.head) || !same(ta.sent, tb.sent))
+        return false;
     for (std::size_t c = 0; c < token_column_count; ++c)
         for (std::size_t i = 0; i < n; ++i)
             if (!same_str(ta.attrs[c][i], sa, tb.attrs[c][i], sb)) return false;
@@ -108,7 +298,7 @@ bool same_doc(const Doc& a, const StringStore& sa, const Doc& b, const StringSto
             return false;
     if (a.spans.size() != b.spans.size()) return false;
     for (std::size_t g = 0; g < a.spans.size(); ++g) {
-        const SpanGroup &x = a.spans[g], &y = b.spans[g];
+        const SpanGroupSlice x = a.spans[g], y = b.spans[g];
         if (!same_str(x.name, sa, y.name, sb) || x.spans.size() != y.spans.size()) return false;
         for (std::size_t i = 0; i < x.spans.size(); ++i) {
             const Span &p = x.spans[i], &q = y.spans[i];

@@ -193,7 +193,7 @@ private:
 template <class M>
 struct DocSections {
     const TableView& table;
-    Doc* out;
+    DocList* out;
     Tracer* tr;
     std::uint32_t text_length = 0;
     std::uint32_t n = 0;
@@ -210,21 +210,17 @@ struct DocSections {
     }
 };
 
+// Each body is read into a document appended to `out`.
 template <class M>
-void reset_doc(Doc* out) {
-    if constexpr (M::build) {
-        out->has_ents = out->has_cats = false;
-        out->ents.clear();
-        out->cats.clear();
-        out->spans.clear();
-    }
+void open_doc(DocList* out) {
+    if constexpr (M::build) out->open_doc();
 }
 
 }  // namespace
 
 template <class M>
-std::uint32_t decode_record_body(Cursor& record, const TableView& table, Doc* out, Tracer* tr) {
-    reset_doc<M>(out);
+std::uint32_t decode_record_body(Cursor& record, const TableView& table, DocList* out, Tracer* tr) {
+    open_doc<M>(out);
     SectionWalker<M> walker(Place::record, tr);
     DocSections<M> doc{table, out, tr};
     SectionFrame f;
@@ -237,8 +233,8 @@ std::uint32_t decode_record_body(Cursor& record, const TableView& table, Doc* ou
 }
 
 template <class M>
-std::uint32_t decode_ondc_body(Cursor& body, TableView& table, StringStore* strings, Doc* out, Tracer* tr) {
-    reset_doc<M>(out);
+std::uint32_t decode_ondc_body(Cursor& body, TableView& table, StringStore* strings, DocList* out, Tracer* tr) {
+    open_doc<M>(out);
     SectionWalker<M> walker(Place::ondc_body, tr);
     DocSections<M> doc{table, out, tr};
     SectionFrame f;
@@ -306,7 +302,7 @@ void check_records_end(const Cursor& records) {
 }
 
 template <class M>
-std::uint32_t decode_record(Cursor& sec, std::uint32_t index, const TableView& table, Doc* out, Tracer* tr) {
+std::uint32_t decode_record(Cursor& sec, std::uint32_t index, const TableView& table, DocList* out, Tracer* tr) {
     const std::uint64_t rec_offset = sec.offset();
     std::uint32_t length = sec.u32();
     if (OND_CHECK(Errc::bin_record_length_out_of_range, length > sec.remaining()))
@@ -324,10 +320,10 @@ std::uint32_t decode_record(Cursor& sec, std::uint32_t index, const TableView& t
 }
 
 #define OND_INSTANTIATE(M)                                                                               \
-    template std::uint32_t decode_record_body<M>(Cursor&, const TableView&, Doc*, Tracer*);              \
-    template std::uint32_t decode_ondc_body<M>(Cursor&, TableView&, StringStore*, Doc*, Tracer*);        \
+    template std::uint32_t decode_record_body<M>(Cursor&, const TableView&, DocList*, Tracer*);              \
+    template std::uint32_t decode_ondc_body<M>(Cursor&, TableView&, StringStore*, DocList*, Tracer*);        \
     template BinRecords decode_ondb_prologue<M>(Cursor&, TableView&, StringStore*, Tracer*);             \
-    template std::uint32_t decode_record<M>(Cursor&, std::uint32_t, const TableView&, Doc*, Tracer*);
+    template std::uint32_t decode_record<M>(Cursor&, std::uint32_t, const TableView&, DocList*, Tracer*);
 OND_FOR_EACH_MODE(OND_INSTANTIATE)
 
 }  // namespace ond::detail

@@ -107,21 +107,21 @@ void decode_string_table_section(Cursor& sec, TableView& table, StringStore* out
 
 // Returns the text's length in UTF-16 code units.
 template <class M>
-std::uint32_t decode_text_section(Cursor& sec, Doc* out, Tracer* tr);
+std::uint32_t decode_text_section(Cursor& sec, DocList* out, Tracer* tr);
 
 // Returns the token count n.
 template <class M>
 std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::uint32_t text_utf16_length,
-                                    Doc* out, Tracer* tr);
+                                    DocList* out, Tracer* tr);
 
 template <class M>
-void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t n, Doc* out, Tracer* tr);
+void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t n, DocList* out, Tracer* tr);
 
 template <class M>
-void decode_categories_section(Cursor& sec, const TableView& table, Doc* out, Tracer* tr);
+void decode_categories_section(Cursor& sec, const TableView& table, DocList* out, Tracer* tr);
 
 template <class M>
-void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32_t n, Doc* out, Tracer* tr);
+void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32_t n, DocList* out, Tracer* tr);
 
 // ---- bodies, records, header, trailer ---------------------------------------------------
 
@@ -141,9 +141,9 @@ SectionFrame read_section_frame(Cursor& body, int& last_id);
 // A document body: the sections of one ONDC body (after and including section 1) or of one
 // ONDB record. For a record, `table` is the shared table already read. Returns the token count.
 template <class M>
-std::uint32_t decode_record_body(Cursor& record, const TableView& table, Doc* out, Tracer* tr);
+std::uint32_t decode_record_body(Cursor& record, const TableView& table, DocList* out, Tracer* tr);
 template <class M>
-std::uint32_t decode_ondc_body(Cursor& body, TableView& table, StringStore* strings, Doc* out, Tracer* tr);
+std::uint32_t decode_ondc_body(Cursor& body, TableView& table, StringStore* strings, DocList* out, Tracer* tr);
 
 // The bytes of a container arriving from a stream (StreamReader::skip_next).
 class ByteSource {
@@ -172,7 +172,7 @@ BinRecords decode_ondb_prologue(Cursor& body, TableView& table, StringStore* str
 void check_records_end(const Cursor& records);
 // One record: u32 length + body. Returns the token count.
 template <class M>
-std::uint32_t decode_record(Cursor& sec, std::uint32_t index, const TableView& table, Doc* out, Tracer* tr);
+std::uint32_t decode_record(Cursor& sec, std::uint32_t index, const TableView& table, DocList* out, Tracer* tr);
 
 struct Header {
     Format format = Format::ondc;

@@ -9,7 +9,7 @@
 namespace ond::detail {
 
 template <class M>
-void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32_t n, Doc* out, Tracer* tr) {
+void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32_t n, DocList* out, Tracer* tr) {
     const std::uint64_t groups_offset = sec.offset();
     const std::uint32_t groups = sec.varint();
     // A group is at least a 1-byte name and a 1-byte span count.
@@ -18,10 +18,6 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
              std::to_string(groups) + " span groups need at least " + detail::count_of(2ull * groups, "byte", "bytes") +
                  ", but the section has " + std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(groups_offset, sec.offset() - groups_offset, "spans.groups", std::to_string(groups));
-    if constexpr (M::build) {
-        out->spans.clear();
-        out->spans.reserve(groups);
-    }
     std::unordered_set<std::string> names;
     std::string value;
     for (std::uint32_t g = 0; g < groups; ++g) {
@@ -46,12 +42,7 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
         if constexpr (M::trace)
             tr->field(group_offset, sec.offset() - group_offset, "spans[" + std::to_string(g) + "]",
                       "name " + std::to_string(name) + " " + quote_wtf8(value) + ", " + detail::count_of(count, "span", "spans"));
-        SpanGroup* sg = nullptr;
-        if constexpr (M::build) {
-            out->spans.push_back(SpanGroup{name, {}});
-            sg = &out->spans.back();
-            sg->spans.reserve(count);
-        }
+        if constexpr (M::build) out->add_span_group(name);
         for (std::uint32_t i = 0; i < count; ++i) {
             const std::string who = group + ", span " + std::to_string(i);
             const std::uint64_t item_offset = sec.offset();
@@ -69,7 +60,7 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
             const float conf = sec.f32();
             if (OND_CHECK(Errc::spans_confidence_out_of_range, !confidence_ok(conf)))
                 fail(Errc::spans_confidence_out_of_range, conf_offset, who + " has confidence " + describe_float(conf));
-            if constexpr (M::build) sg->spans.push_back(Span{start, len, label, conf});
+            if constexpr (M::build) out->add_span(g, Span{start, len, label, conf});
             if constexpr (M::trace)
                 tr->field(item_offset, sec.offset() - item_offset, "spans[" + std::to_string(g) + "][" + std::to_string(i) + "]",
                           "tokens [" + std::to_string(start) + ", " + std::to_string(end) + "), label " +
@@ -80,7 +71,7 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
 }
 
 #define OND_INSTANTIATE(M) \
-    template void decode_span_groups_section<M>(Cursor&, const TableView&, std::uint32_t, Doc*, Tracer*);
+    template void decode_span_groups_section<M>(Cursor&, const TableView&, std::uint32_t, DocList*, Tracer*);
 OND_FOR_EACH_MODE(OND_INSTANTIATE)
 
 }  // namespace ond::detail

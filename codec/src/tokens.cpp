@@ -14,7 +14,7 @@ std::string indexed(const char* what, std::uint32_t i) { return std::string(what
 }  // namespace
 
 template <class M>
-std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::uint32_t text_utf16_length, Doc* out,
+std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::uint32_t text_utf16_length, DocList* out,
                                     Tracer* tr) {
     const std::uint64_t n_offset = sec.offset();
     const std::uint32_t n = sec.varint();
@@ -26,13 +26,11 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
              detail::count_of(n, "token", "tokens") + " need at least " + detail::count_of(9ull * n, "byte", "bytes") + ", but the section has " +
                  std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(n_offset, sec.offset() - n_offset, "tokens.count", std::to_string(n));
-    Tokens* t = nullptr;
-    if constexpr (M::build) {
-        t = &out->tokens;
-        // Every column is written below for each of the n tokens (the confidences under mode 0
-        // too), so a reused document's columns are only grown or cut, never zero-filled first.
-        t->resize(n);
-    }
+    DocList::TokenRows rows{};
+    [[maybe_unused]] DocList::TokenRows* t = &rows;
+    // Every column is written below for each of the n tokens (the confidences under mode 0
+    // too), so the container's columns are only grown (never zero-filled) for them.
+    if constexpr (M::build) rows = out->resize_tokens(n);
 
     // Spans: gap from the previous end, then length; both in UTF-16 code units.
     // Outside InspectMode each loop first takes the fast path (varint_bulk.hpp, at the level
@@ -42,7 +40,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     for (std::uint32_t i = 0; i < n; ++i) {
         if constexpr (!M::trace) {
             std::uint32_t *starts = nullptr, *lengths = nullptr;
-            if constexpr (M::build) starts = t->start.data(), lengths = t->length.data();
+            if constexpr (M::build) starts = t->start, lengths = t->length;
             i = varint_bulk::spans(fast, sec, starts, lengths, i, n, prev_end, text_utf16_length);
             if (i == n) break;
         }
@@ -73,7 +71,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     const std::uint32_t table_count = table.count();
     for (std::size_t c = 0; c < token_column_count; ++c) {
         StringId* col = nullptr;
-        if constexpr (M::build) col = t->attrs[c].data();
+        if constexpr (M::build) col = t->attrs[c];
         for (std::uint32_t i = 0; i < n; ++i) {
             if constexpr (!M::trace) {
                 StringId* dst = nullptr;
@@ -97,7 +95,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     for (std::uint32_t i = 0; i < n; ++i) {
         if constexpr (!M::trace) {
             std::int32_t* heads = nullptr;
-            if constexpr (M::build) heads = t->head.data();
+            if constexpr (M::build) heads = t->head;
             i = varint_bulk::heads(fast, sec, heads, i, n);
             if (i == n) break;
         }
@@ -162,7 +160,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     if constexpr (M::trace)
         tr->field(mode_offset, 1, "tokens.confidence-mode", mode == 0 ? "0 (all 1.0)" : "1 (one float per token)");
     if constexpr (M::build)
-        if (mode == 0) std::fill_n(t->conf.data(), n, 1.0f);
+        if (mode == 0) std::fill_n(t->conf, n, 1.0f);
     if (mode == 1) {
         const std::uint64_t conf_offset = sec.offset();
         const std::uint8_t* p = sec.bytes(4ull * n);
@@ -180,7 +178,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
 }
 
 #define OND_INSTANTIATE(M) \
-    template std::uint32_t decode_tokens_section<M>(Cursor&, const TableView&, std::uint32_t, Doc*, Tracer*);
+    template std::uint32_t decode_tokens_section<M>(Cursor&, const TableView&, std::uint32_t, DocList*, Tracer*);
 OND_FOR_EACH_MODE(OND_INSTANTIATE)
 
 }  // namespace ond::detail

@@ -8,30 +8,31 @@ std::string_view TokenView::text() const noexcept { return at_.covering_view(sta
 std::optional<std::string_view> TokenView::exact_text() const noexcept { return at_.view(start(), length()); }
 
 std::string_view SpanView::text() const noexcept {
-    const Tokens& t = doc_->tokens;
     const std::size_t last = std::size_t{first_} + length_;
-    if (length_ == 0 || last > t.size()) return {};
-    const std::uint64_t start = t.start[first_];
-    const std::uint64_t end = std::uint64_t{t.start[last - 1]} + t.length[last - 1];
+    if (length_ == 0 || last > p_.tokens) return {};
+    const TokenColumns& t = *p_.cols;
+    const std::uint64_t start = t.start[p_.base + first_];
+    const std::uint64_t end = std::uint64_t{t.start[p_.base + last - 1]} + t.length[p_.base + last - 1];
     return at_.covering_view(start, end > start ? end - start : 0);
 }
 
 std::optional<float> DocView::category(std::string_view label) const noexcept {
-    for (const Category& c : doc_->cats)
+    for (const Category& c : slice().cats)
         if (str(c.label) == label) return c.score;
     return std::nullopt;
 }
 
 std::optional<SpanGroupView> DocView::span_group(std::string_view name) const noexcept {
-    for (std::size_t g = 0; g < doc_->spans.size(); ++g)
-        if (str(doc_->spans[g].name) == name) return SpanGroupView(*this, g);
+    const DocSlice s = slice();
+    for (std::size_t g = 0; g < s.spans.size(); ++g)
+        if (str(s.spans[g].name) == name) return SpanGroupView(*this, g);
     return std::nullopt;
 }
 
 namespace detail {
 
 CategoryView category_at(const DocView& d, std::size_t i) {
-    const Category& c = d.doc().cats[i];
+    const Category& c = d.slice().cats[i];
     return CategoryView{d.str(c.label), c.score};
 }
 

@@ -88,7 +88,7 @@ public:
         bool utf16 = false;         // holds a lone surrogate (W1: written as UTF-16)
     };
     Text text(std::size_t i) const {
-        const Doc& d = c_.docs[i];
+        const DocSlice d = c_.docs[i];
         auto text_len = unicode::wtf8_utf16_length(d.text);
         if (!text_len) refuse(Errc::content_invalid_string, path(i) + ".text", "the text is not valid WTF-8");
         const bool utf16 = unicode::wtf8_has_surrogate(d.text);
@@ -103,7 +103,7 @@ public:
 
     // The token count and the columns' sizes.
     void token_shape(std::size_t i) const {
-        const Tokens& t = c_.docs[i].tokens;
+        const TokenSlice t = c_.docs[i].tokens;
         const std::size_t n = t.size();
         if (n > detail::max_tokens)
             refuse(Errc::content_too_large, path(i) + ".tokens", detail::count_of(n, "token", "tokens") + "; at most " + detail::grouped(detail::max_tokens));
@@ -114,8 +114,8 @@ public:
 
     // Token by token, each token's fields in order (after text() and token_shape()).
     void tokens(std::size_t di) {
-        const Doc& d = c_.docs[di];
-        const Tokens& t = d.tokens;
+        const DocSlice d = c_.docs[di];
+        const TokenSlice& t = d.tokens;
         const std::size_t n = t.size();
         const std::uint64_t text_len = unicode::wtf8_utf16_length(d.text).value_or(0);
         std::uint64_t prev_end = 0;
@@ -144,7 +144,7 @@ public:
 
     // Entities, categories and span groups (after tokens()).
     void rest(std::size_t di) {
-        const Doc& d = c_.docs[di];
+        const DocSlice d = c_.docs[di];
         const std::size_t n = d.tokens.size();
         if (!d.has_ents && !d.ents.empty())
             refuse(Errc::content_inconsistent, path(di) + ".ents", "entities are present but has_ents is false");
@@ -179,7 +179,7 @@ public:
         }
         seen.clear();
         for (std::size_t g = 0; g < d.spans.size(); ++g) {
-            const SpanGroup& sg = d.spans[g];
+            const SpanGroupSlice sg = d.spans[g];
             auto gp = [&] { return path(di) + ".spans[" + std::to_string(g) + "]"; };
             std::string_view v = label(sg.name, [&] { return gp() + ".name"; });
             if (!seen.insert(v).second) refuse(Errc::content_duplicate_group, gp() + ".name", "a span group name is repeated");
@@ -390,7 +390,7 @@ struct DocPlan {
 // One pass over the token columns: the bytes of the span and head varints, W4's mode, and
 // whether every token passes the checks that do not involve strings (R17-R21, R3). A fault only
 // sends the document to the checker, which finds the first one in its own order.
-bool scan_tokens(const Rules& r, const Tokens& t, std::uint64_t text_units, DocPlan& plan) noexcept {
+bool scan_tokens(const Rules& r, const TokenSlice& t, std::uint64_t text_units, DocPlan& plan) noexcept {
     const std::size_t n = t.size();
     const std::uint32_t* start = t.start.data();
     const std::uint32_t* length = t.length.data();
@@ -424,7 +424,7 @@ bool scan_tokens(const Rules& r, const Tokens& t, std::uint64_t text_units, DocP
 // The attribute columns' strings, column after column (the order of the body's bytes); returns
 // the bytes of their indexes, or `fault` when a string is refused.
 constexpr std::uint64_t fault = ~std::uint64_t{0};
-std::uint64_t use_attrs(const Rules& r, Table& table, const Tokens& t) {
+std::uint64_t use_attrs(const Rules& r, Table& table, const TokenSlice& t) {
     const std::size_t n = t.size();
     if (r.token_major)  // tests only: numbered token by token
         for (std::size_t i = 0; i < n; ++i)
@@ -443,10 +443,10 @@ std::uint64_t use_attrs(const Rules& r, Table& table, const Tokens& t) {
     return r.varint5 ? 30 * std::uint64_t{n} : bytes;
 }
 
-void use_labels(Table& table, const Doc& d) {
+void use_labels(Table& table, const DocSlice& d) {
     for (const Entity& e : d.ents) table.use(e.label);
     for (const Category& c : d.cats) table.use(c.label);
-    for (const SpanGroup& g : d.spans) {
+    for (const SpanGroupSlice g : d.spans) {
         table.use(g.name);
         for (const Span& s : g.spans) table.use(s.label);
     }
@@ -454,7 +454,7 @@ void use_labels(Table& table, const Doc& d) {
 
 // Checks document i and adds its strings to the table, in the Checker's order of checks.
 void plan_doc(const Rules& r, const Container& c, std::size_t i, Checker& check, Table& table, DocPlan& plan) {
-    const Doc& d = c.docs[i];
+    const DocSlice d = c.docs[i];
     plan.text = check.text(i);
     check.token_shape(i);
     const bool tokens_ok = scan_tokens(r, d.tokens, plan.text.units, plan);
@@ -473,7 +473,7 @@ void plan_doc(const Rules& r, const Container& c, std::size_t i, Checker& check,
 // the format's limits on them, in the order the sections come in the bytes.
 void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& check, const Table& table,
               DocPlan& plan) {
-    const Doc& d = c.docs[i];
+    const DocSlice d = c.docs[i];
     const bool ondc = c.format == Format::ondc;
     const std::uint64_t n = d.tokens.size();
     auto limit = [&](std::uint64_t len, const char* field, const char* what) {
@@ -521,7 +521,7 @@ void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& 
     }
     if (plan.groups) {
         std::uint64_t len = vsize(r, d.spans.size());
-        for (const SpanGroup& g : d.spans) {
+        for (const SpanGroupSlice g : d.spans) {
             len += vsize(r, table.index(r, g.name)) + vsize(r, g.spans.size());
             for (const Span& s : g.spans)
                 len += vsize(r, s.start) + vsize(r, s.length) + vsize(r, table.index(r, s.label)) + 4;
@@ -628,8 +628,8 @@ void write_string_table(Out& o, const Rules& r, const Table& t, std::uint64_t le
     if (r.unused) put_string(o, r, Table::Entry{"unused", 6, false});  // tests only
 }
 
-void write_tokens(Out& o, const Rules& r, const Doc& d, const DocPlan& plan, const Table& t) {
-    const Tokens& tk = d.tokens;
+void write_tokens(Out& o, const Rules& r, const DocSlice& d, const DocPlan& plan, const Table& t) {
+    const TokenSlice& tk = d.tokens;
     const auto n = static_cast<std::uint32_t>(tk.size());
     o.frame(detail::sec_tokens, plan.tokens_len);
     o.varint(n);
@@ -652,7 +652,7 @@ void write_tokens(Out& o, const Rules& r, const Doc& d, const DocPlan& plan, con
     if (!plan.all_one) o.bytes(tk.conf.data(), 4 * std::size_t{n});  // little-endian host
 }
 
-void write_doc(Out& o, const Rules& r, const Doc& d, const DocPlan& plan, const Table& t) {
+void write_doc(Out& o, const Rules& r, const DocSlice& d, const DocPlan& plan, const Table& t) {
     o.frame(detail::sec_text, plan.text_len);
     if (!plan.text.utf16 && !r.utf16_always) {
         o.u8(0);
@@ -685,7 +685,7 @@ void write_doc(Out& o, const Rules& r, const Doc& d, const DocPlan& plan, const 
     if (plan.groups) {
         o.frame(detail::sec_span_groups, plan.groups_len);
         o.varint(static_cast<std::uint32_t>(d.spans.size()));
-        for (const SpanGroup& g : d.spans) {
+        for (const SpanGroupSlice g : d.spans) {
             o.varint(t.index(r, g.name));
             o.varint(static_cast<std::uint32_t>(g.spans.size()));
             for (const Span& s : g.spans) {

@@ -51,11 +51,10 @@ private:
 
 class DocBuilder {
 public:
-    // Adds a document with this text to `c`. The builder finds its document by index, so more
-    // builders on one container may be used side by side.
+    // Adds a document with this text to `c`, interning strings into c.strings. A container
+    // stores its documents in shared columns, so a builder grows the container's last document:
+    // once another document is added after it, its calls throw std::logic_error.
     DocBuilder(Container& c, std::string_view text);
-    // Fills `doc` (emptied first), interning strings into `strings`.
-    DocBuilder(StringStore& strings, Doc& doc, std::string_view text);
 
     // A token over the next occurrence of `word` at or after the end of the previous token
     // (content.token-out-of-text when there is none; content.token-empty for "").
@@ -83,22 +82,21 @@ public:
     // Declares a span group, possibly left empty.
     DocBuilder& span_group(std::string_view name);
 
-    Doc& doc() noexcept { return c_ ? c_->docs[doc_index_] : *doc_; }
-    const StringStore& strings() const noexcept { return *strings_; }
-    DocView view() noexcept { return DocView(doc(), *strings_); }
-    std::size_t size() noexcept { return doc().tokens.size(); }  // tokens so far
+    DocSlice doc() const noexcept { return c_->docs[doc_index_]; }
+    const StringStore& strings() const noexcept { return c_->strings; }
+    DocView view() const noexcept { return c_->doc(doc_index_); }
+    std::size_t size() const noexcept { return doc().tokens.size(); }  // tokens so far
 
 private:
     friend class TokenBuilder;
-    StringId intern(std::string_view s) { return strings_->intern(s); }
+    StringId intern(std::string_view s) { return c_->strings.intern(s); }
+    DocList& last();  // the container's documents, checked to end with this builder's
     void no_extras_in_bin(const char* what);
     std::string path(const char* list, std::size_t i) const;
     std::size_t group_index(std::string_view name);
 
-    Container* c_ = nullptr;  // the first form: the container and the doc's index in it
-    std::size_t doc_index_ = 0;
-    Doc* doc_ = nullptr;      // the second form
-    StringStore* strings_;
+    Container* c_;
+    std::size_t doc_index_;
     std::size_t byte_end_ = 0;   // where the previous token ends, in bytes
     std::uint64_t unit_end_ = 0;  // and in UTF-16 units
 };

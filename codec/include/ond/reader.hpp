@@ -68,22 +68,25 @@ public:
     bool crc() const noexcept;
     std::uint32_t count() const noexcept;         // records declared
 
-    // Decodes the next record into `doc` (its string ids index strings()); false after the last,
-    // once the end-of-section and CRC checks have passed. Throws ond::Error; after a throw, every
-    // later call throws the same error.
+    // Decodes the next record into the reader's one-document buffers (reused from record to
+    // record), seen through doc(); false after the last, once the end-of-section and CRC checks
+    // have passed. Throws ond::Error; after a throw, every later call throws the same error.
+    bool next();
+    // The record next() read last (its string ids index strings()); valid until the next call.
+    DocView doc() const noexcept;
+    // The same as next(), then a copy of the record into `doc`, to keep or edit.
     bool next(Doc& doc);
-
-    // The records as a range: `for (ond::DocView doc : ond::DocBinReader(bytes))`. One Doc inside
-    // the reader is reused, so a view lasts until the next step. begin() reads the first record
-    // (on a reader already read from, the next one); each step throws as next() does.
+    // The records as a range: `for (ond::DocView doc : ond::DocBinReader(bytes))`. Each view
+    // lasts until the next step. begin() reads the first record (on a reader already read
+    // from, the next one); each step throws as next() does.
     class iterator {
     public:
         using value_type = DocView;
         using difference_type = std::ptrdiff_t;
         explicit iterator(DocBinReader* r) : r_(r) { ++*this; }
-        DocView operator*() const noexcept { return DocView(r_->current(), r_->strings()); }
+        DocView operator*() const noexcept { return r_->doc(); }
         iterator& operator++() {
-            more_ = r_->next(r_->current());
+            more_ = r_->next();
             return *this;
         }
         void operator++(int) { ++*this; }
@@ -98,7 +101,6 @@ public:
 
 private:
     void open(Bytes input);
-    Doc& current() noexcept;
     struct State;
     std::unique_ptr<State> s_;
 };

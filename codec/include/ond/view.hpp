@@ -1,7 +1,7 @@
-// Read-only views of the content model that know their string table: a document's text, its
-// tokens with their text and attributes as string views, its entities, categories and span
-// groups. A view is two pointers and an index or so; it is valid while the Doc and the
-// StringStore it looks at are alive and unchanged.
+// Read-only views of a container's documents that know their string table: a document's text,
+// its tokens with their text and attributes as string views, its entities, categories and span
+// groups. A view is a few pointers and indexes into the container's buffers; it is valid while
+// the container is alive and unchanged.
 //
 //     for (ond::DocView doc : container.doc_views())
 //         for (ond::TokenView tok : doc.tokens())
@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <iterator>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -50,25 +51,27 @@ protected:
 // One token. Its text is a view of the document's text: start/length count UTF-16 units and
 // the text is WTF-8, so the view is found by walking the text. A token taken from a token
 // range starts that walk where the range's walk is (walking every token in order is O(text));
-// one taken by index walks from the start of the text.
+// one taken by index walks from the start of the text. It reads its container's columns at
+// row base + index, so it is valid while the container is alive and unchanged.
 class TokenView {
 public:
-    TokenView(const Doc& doc, const StringStore& strings, std::size_t index,
+    TokenView(const TokenColumns& cols, std::uint64_t base, const StringStore& strings, std::size_t index,
               unicode::Utf16Offsets at) noexcept
-        : doc_(&doc), strings_(&strings), i_(index), at_(at) {}
+        : cols_(&cols), strings_(&strings), row_(base + index), i_(index), at_(at) {}
 
     std::size_t index() const noexcept { return i_; }
-    std::uint32_t start() const noexcept { return doc_->tokens.start[i_]; }    // UTF-16 units
-    std::uint32_t length() const noexcept { return doc_->tokens.length[i_]; }  // UTF-16 units
+    std::uint32_t start() const noexcept { return cols_->start[row_]; }    // UTF-16 units
+    std::uint32_t length() const noexcept { return cols_->length[row_]; }  // UTF-16 units
 
     // The token's text. A token whose start or end falls between the two halves of a surrogate
     // pair has no exact substring in WTF-8 (the pair is one 4-byte sequence): text() then gives
     // the whole characters it touches, pair included, and exact_text() gives nullopt. The part
-    // of a token past the end of the text (only in a hand-built, unwritable doc) is left out.
+    // of a token past the end of the text (only in hand-built, unwritable content) is left out.
     std::string_view text() const noexcept;
     std::optional<std::string_view> exact_text() const noexcept;
 
-    std::string_view attr(TokenColumn c) const noexcept { return strings_->view(doc_->tokens.column(c)[i_]); }
+    StringId attr_id(TokenColumn c) const noexcept { return cols_->attrs[static_cast<std::size_t>(c)][row_]; }
+    std::string_view attr(TokenColumn c) const noexcept { return strings_->view(attr_id(c)); }
     std::string_view norm() const noexcept { return attr(TokenColumn::norm); }
     std::string_view lemma() const noexcept { return attr(TokenColumn::lemma); }
     std::string_view pos() const noexcept { return attr(TokenColumn::pos); }
@@ -77,20 +80,34 @@ public:
     std::string_view morph() const noexcept { return attr(TokenColumn::morph); }
 
     // The head as an absolute token index; a root is its own head.
-    std::size_t head_index() const noexcept { return static_cast<std::size_t>(doc_->tokens.head[i_]); }
+    std::size_t head_index() const noexcept { return static_cast<std::size_t>(cols_->head[row_]); }
     // The head token. Precondition: head_index() < the doc's token count (always so after a read).
     // Its walk starts from this token's (a head after it costs only the distance between them).
-    TokenView head() const noexcept { return TokenView(*doc_, *strings_, head_index(), at_); }
+    TokenView head() const noexcept { return TokenView(*cols_, row_ - i_, *strings_, head_index(), at_); }
     bool is_root() const noexcept { return head_index() == i_; }
-    Sentence sent() const noexcept { return doc_->tokens.sent[i_]; }
+    Sentence sent() const noexcept { return cols_->sent[row_]; }
     bool starts_sentence() const noexcept { return sent() == Sentence::start; }
-    float conf() const noexcept { return doc_->tokens.conf[i_]; }
+    float conf() const noexcept { return cols_->conf[row_]; }
 
 private:
-    const Doc* doc_;
+    const TokenColumns* cols_;
     const StringStore* strings_;
-    std::size_t i_;
+    std::uint64_t row_;  // in the container's columns
+    std::size_t i_;      // in the document
     mutable unicode::Utf16Offsets at_;  // a copy: text() moves only its own walk
+};
+
+// What the token, span and group views share of one document: its container's token columns,
+// its first row there, its token count, its text and the string table.
+struct DocPlace {
+    const TokenColumns* cols = nullptr;
+    std::uint64_t base = 0;
+    std::size_t tokens = 0;
+    std::string_view text;
+    const StringStore* strings = nullptr;
+
+    TokenView token(std::size_t i, unicode::Utf16Offsets at) const noexcept { return TokenView(*cols, base, *strings, i, at); }
+    std::uint32_t start(std::size_t i) const noexcept { return cols->start[base + i]; }
 };
 
 // Tokens [first, last) of a document. Its iterator carries the walk over the text from one
@@ -102,55 +119,49 @@ public:
     public:
         using value_type = TokenView;
         iterator() = default;
-        iterator(const Doc* doc, const StringStore* strings, std::size_t i) noexcept
-            : IndexStep(i), doc_(doc), strings_(strings), at_(doc ? std::string_view(doc->text) : std::string_view()) {}
+        iterator(const DocPlace& p, std::size_t i) noexcept : IndexStep(i), p_(p), at_(p.text) {}
         TokenView operator*() const noexcept {
-            at_.to_bytes_rounded(doc_->tokens.start[i_], false);  // brings the walk up to this token
-            return TokenView(*doc_, *strings_, i_, at_);
+            at_.to_bytes_rounded(p_.start(i_), false);  // brings the walk up to this token
+            return p_.token(i_, at_);
         }
 
     private:
-        const Doc* doc_ = nullptr;
-        const StringStore* strings_ = nullptr;
+        DocPlace p_;
         mutable unicode::Utf16Offsets at_{std::string_view()};
     };
 
-    TokenRange(const Doc& doc, const StringStore& strings, std::size_t first, std::size_t last) noexcept
-        : doc_(&doc), strings_(&strings), first_(first), last_(last) {}
-    iterator begin() const noexcept { return iterator(doc_, strings_, first_); }
-    iterator end() const noexcept { return iterator(doc_, strings_, last_); }
+    TokenRange(const DocPlace& p, std::size_t first, std::size_t last) noexcept : p_(p), first_(first), last_(last) {}
+    iterator begin() const noexcept { return iterator(p_, first_); }
+    iterator end() const noexcept { return iterator(p_, last_); }
     std::size_t size() const noexcept { return last_ - first_; }
     bool empty() const noexcept { return first_ == last_; }
 
 private:
-    const Doc* doc_;
-    const StringStore* strings_;
+    DocPlace p_;
     std::size_t first_, last_;
 };
 
 // A labelled run of tokens: an entity, or a span of a span group.
 class SpanView {
 public:
-    SpanView(const Doc& doc, const StringStore& strings, std::uint32_t first, std::uint32_t length, StringId label,
-             float conf, unicode::Utf16Offsets at) noexcept
-        : doc_(&doc), strings_(&strings), first_(first), length_(length), label_(label), conf_(conf), at_(at) {}
-    SpanView(const Doc& doc, const StringStore& strings, std::uint32_t first, std::uint32_t length, StringId label,
-             float conf) noexcept
-        : SpanView(doc, strings, first, length, label, conf, unicode::Utf16Offsets(doc.text)) {}
+    SpanView(const DocPlace& p, std::uint32_t first, std::uint32_t length, StringId label, float conf,
+             unicode::Utf16Offsets at) noexcept
+        : p_(p), first_(first), length_(length), label_(label), conf_(conf), at_(at) {}
+    SpanView(const DocPlace& p, std::uint32_t first, std::uint32_t length, StringId label, float conf) noexcept
+        : SpanView(p, first, length, label, conf, unicode::Utf16Offsets(p.text)) {}
 
-    std::string_view label() const noexcept { return strings_->view(label_); }
+    std::string_view label() const noexcept { return p_.strings->view(label_); }
     float conf() const noexcept { return conf_; }
     std::size_t first_token() const noexcept { return first_; }
     std::size_t size() const noexcept { return length_; }  // in tokens
-    TokenRange tokens() const noexcept { return TokenRange(*doc_, *strings_, first_, std::size_t{first_} + length_); }
+    TokenRange tokens() const noexcept { return TokenRange(p_, first_, std::size_t{first_} + length_); }
     // From the start of its first token to the end of its last, as TokenView::text() takes them
-    // (empty when its tokens are not in the doc: only in a hand-built, unwritable doc). Like a
+    // (empty when its tokens are not in the doc: only in hand-built, unwritable content). Like a
     // token's, the walk goes on from the range's when the span came from one.
     std::string_view text() const noexcept;
 
 private:
-    const Doc* doc_;
-    const StringStore* strings_;
+    DocPlace p_;
     std::uint32_t first_, length_;
     StringId label_;
     float conf_;
@@ -167,37 +178,33 @@ public:
     public:
         using value_type = SpanView;
         iterator() = default;
-        iterator(const Doc* doc, const StringStore* strings, const std::vector<Item>* items, std::size_t i) noexcept
-            : detail::IndexStep<iterator>(i), doc_(doc), strings_(strings), items_(items),
-              at_(doc ? std::string_view(doc->text) : std::string_view()) {}
+        iterator(const DocPlace& p, std::span<const Item> items, std::size_t i) noexcept
+            : detail::IndexStep<iterator>(i), p_(p), items_(items), at_(p.text) {}
         SpanView operator*() const noexcept {
-            const Item& item = (*items_)[this->i_];
-            if (item.start < doc_->tokens.size()) at_.to_bytes_rounded(doc_->tokens.start[item.start], false);
-            return SpanView(*doc_, *strings_, item.start, item.length, item.label, item.conf, at_);
+            const Item& item = items_[this->i_];
+            if (item.start < p_.tokens) at_.to_bytes_rounded(p_.start(item.start), false);
+            return SpanView(p_, item.start, item.length, item.label, item.conf, at_);
         }
 
     private:
-        const Doc* doc_ = nullptr;
-        const StringStore* strings_ = nullptr;
-        const std::vector<Item>* items_ = nullptr;
+        DocPlace p_;
+        std::span<const Item> items_;
         mutable unicode::Utf16Offsets at_{std::string_view()};
     };
 
-    SpanRange(const Doc& doc, const StringStore& strings, const std::vector<Item>& items) noexcept
-        : doc_(&doc), strings_(&strings), items_(&items) {}
-    iterator begin() const noexcept { return iterator(doc_, strings_, items_, 0); }
-    iterator end() const noexcept { return iterator(doc_, strings_, items_, items_->size()); }
-    std::size_t size() const noexcept { return items_->size(); }
-    bool empty() const noexcept { return items_->empty(); }
+    SpanRange(const DocPlace& p, std::span<const Item> items) noexcept : p_(p), items_(items) {}
+    iterator begin() const noexcept { return iterator(p_, items_, 0); }
+    iterator end() const noexcept { return iterator(p_, items_, items_.size()); }
+    std::size_t size() const noexcept { return items_.size(); }
+    bool empty() const noexcept { return items_.empty(); }
     SpanView operator[](std::size_t i) const noexcept {
-        const Item& item = (*items_)[i];
-        return SpanView(*doc_, *strings_, item.start, item.length, item.label, item.conf);
+        const Item& item = items_[i];
+        return SpanView(p_, item.start, item.length, item.label, item.conf);
     }
 
 private:
-    const Doc* doc_;
-    const StringStore* strings_;
-    const std::vector<Item>* items_;
+    DocPlace p_;
+    std::span<const Item> items_;
 };
 
 struct CategoryView {
@@ -237,40 +244,52 @@ CategoryView category_at(const DocView& d, std::size_t i);
 
 class SpanGroupView;
 
-// One document and the string table its ids index.
+// One document of a container and the string table its ids index: a pointer to the
+// container's documents, an index and a pointer to the strings. Valid while the container is
+// alive and unchanged.
 class DocView {
 public:
     DocView() = default;  // views nothing; for iterators
-    DocView(const Doc& doc, const StringStore& strings) noexcept : doc_(&doc), strings_(&strings) {}
+    DocView(const DocList& docs, std::size_t index, const StringStore& strings) noexcept
+        : docs_(&docs), i_(index), strings_(&strings) {}
 
-    const Doc& doc() const noexcept { return *doc_; }
+    // The document's part of the container's buffers, with the model's member names.
+    DocSlice slice() const noexcept { return (*docs_)[i_]; }
+    std::size_t index() const noexcept { return i_; }
     const StringStore& strings() const noexcept { return *strings_; }
     std::string_view str(StringId id) const noexcept { return strings_->view(id); }
 
-    std::string_view text() const noexcept { return doc_->text; }
-    std::size_t size() const noexcept { return doc_->tokens.size(); }  // tokens
+    std::string_view text() const noexcept { return slice().text; }
+    std::size_t size() const noexcept { return slice().tokens.size(); }  // tokens
     bool empty() const noexcept { return size() == 0; }
-    TokenRange tokens() const noexcept { return TokenRange(*doc_, *strings_, 0, size()); }
+    TokenRange tokens() const noexcept { return TokenRange(place(), 0, size()); }
     // Token i, walking the text from its start for text(). Precondition: i < size().
     TokenView token(std::size_t i) const noexcept {
-        return TokenView(*doc_, *strings_, i, unicode::Utf16Offsets(doc_->text));
+        const DocPlace p = place();
+        return p.token(i, unicode::Utf16Offsets(p.text));
     }
     TokenView operator[](std::size_t i) const noexcept { return token(i); }
 
     // Whether the doc carries an entity annotation (section 4), even an empty one.
-    bool has_ents() const noexcept { return doc_->has_ents; }
-    SpanRange<Entity> ents() const noexcept { return SpanRange<Entity>(*doc_, *strings_, doc_->ents); }
-    bool has_cats() const noexcept { return doc_->has_cats; }
-    IndexRange<DocView, CategoryView, detail::category_at> cats() const noexcept { return {*this, doc_->cats.size()}; }
+    bool has_ents() const noexcept { return slice().has_ents; }
+    SpanRange<Entity> ents() const noexcept { return SpanRange<Entity>(place(), slice().ents); }
+    bool has_cats() const noexcept { return slice().has_cats; }
+    IndexRange<DocView, CategoryView, detail::category_at> cats() const noexcept { return {*this, slice().cats.size()}; }
     // The score of the category with this label, if there is one.
     std::optional<float> category(std::string_view label) const noexcept;
-    std::size_t span_group_count() const noexcept { return doc_->spans.size(); }
+    std::size_t span_group_count() const noexcept { return slice().spans.size(); }
     SpanGroupView span_group(std::size_t g) const noexcept;
     // The group with this name, if there is one.
     std::optional<SpanGroupView> span_group(std::string_view name) const noexcept;
 
+    DocPlace place() const noexcept {
+        const DocSlice s = slice();
+        return DocPlace{&docs_->token_columns(), docs_->first_token(i_), s.tokens.size(), s.text, strings_};
+    }
+
 private:
-    const Doc* doc_ = nullptr;
+    const DocList* docs_ = nullptr;
+    std::size_t i_ = 0;
     const StringStore* strings_ = nullptr;
 };
 
@@ -280,10 +299,10 @@ public:
     SpanGroupView(const DocView& doc, std::size_t g) noexcept : doc_(doc), g_(g) {}
     std::string_view name() const noexcept { return doc_.str(group().name); }
     std::size_t size() const noexcept { return group().spans.size(); }
-    SpanRange<Span> spans() const noexcept { return SpanRange<Span>(doc_.doc(), doc_.strings(), group().spans); }
+    SpanRange<Span> spans() const noexcept { return SpanRange<Span>(doc_.place(), group().spans); }
     SpanView operator[](std::size_t i) const noexcept { return spans()[i]; }
 
-    const SpanGroup& group() const noexcept { return doc_.doc().spans[g_]; }
+    SpanGroupSlice group() const noexcept { return doc_.slice().spans[g_]; }
     const DocView& doc() const noexcept { return doc_; }
 
 private:
@@ -293,7 +312,7 @@ private:
 
 inline SpanGroupView DocView::span_group(std::size_t g) const noexcept { return SpanGroupView(*this, g); }
 
-inline DocView Container::doc(std::size_t i) const noexcept { return DocView(docs[i], strings); }
+inline DocView Container::doc(std::size_t i) const noexcept { return DocView(docs, i, strings); }
 
 // Every document of a container, as DocViews.
 class DocViewRange {
