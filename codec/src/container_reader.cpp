@@ -1,4 +1,6 @@
 // Whole containers from a buffer: decode() and validate().
+#include <exception>
+
 #include "sections.hpp"
 #include "trace_format.hpp"
 
@@ -8,6 +10,15 @@ namespace {
 // After records 2, 4, 8, ...: reserves the columns and the text for the whole section at the
 // rate of tokens and text bytes per record byte so far, plus a sixteenth, so a fresh decode
 // grows its buffers a few times, not by doubling up to twice the size it needs.
+// Empties the documents when a read throws: a record cut short may have token rows never written.
+struct ClearOnThrow {
+    DocList* docs;
+    int before = std::uncaught_exceptions();
+    ~ClearOnThrow() {
+        if (docs && std::uncaught_exceptions() > before) docs->clear();
+    }
+};
+
 void reserve_for_the_rest(DocList& docs, std::uint64_t read, std::uint64_t total) {
     if (read == 0) return;
     const double scale = static_cast<double>(total) / static_cast<double>(read) * 1.0625;
@@ -35,6 +46,7 @@ Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Trac
         docs = &out->docs;
         docs->clear();
     }
+    ClearOnThrow guard{docs};
     if constexpr (M::trace) tr->enter(c.offset(), h.body_length, "body", detail::count_of(h.body_length, "byte", "bytes"));
     Cursor body = c.sub(h.body_length);
     TableView table;

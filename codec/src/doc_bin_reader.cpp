@@ -71,6 +71,7 @@ bool DocBinReader::next() {
         s_->done = true;
         return false;
     } catch (const Error&) {
+        s_->current.clear();  // a record cut short may have token rows never written
         s_->error = std::current_exception();
         throw;
     }

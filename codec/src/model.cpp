@@ -190,26 +190,35 @@ void DocList::reserve_more(std::size_t tokens, std::size_t text_bytes) {
     if (text_.capacity() < text_.size() + text_bytes) text_.reserve(text_.size() + text_bytes);
 }
 
-void DocList::push_back(const Doc& d) {
-    open_doc();
-    text_.append(d.text);
-    close_text(d.text_utf16_length);
+namespace {
+// A Doc's token vectors must agree in size to become rows of the columns.
+void check_shape(const Doc& d) {
     const Tokens& t = d.tokens;
     const std::size_t n = t.size();
-    // A hand-made Doc may have columns of different lengths; each is taken up to n and any
-    // missing row is left as a fresh token's (0, root, unset, 1.0) so nothing reads past a vector.
+    bool sizes_ok = t.length.size() == n && t.head.size() == n && t.sent.size() == n && t.conf.size() == n;
+    for (const auto& col : t.attrs) sizes_ok = sizes_ok && col.size() == n;
+    if (!sizes_ok)
+        throw Error(Errc::content_inconsistent, no_offset, "token columns differ in size (" + std::to_string(n) + " starts)",
+                    "tokens");
+}
+}  // namespace
+
+void DocList::push_back(const Doc& d) {
+    check_shape(d);  // before anything is added: a refused Doc leaves the list as it was
+    const Tokens& t = d.tokens;
+    const std::size_t n = t.size();
+    open_doc();
+    text_.append(d.text);
+    // The length is taken from the text, so a stale text_utf16_length cannot disagree with it
+    // (0 for text that is not WTF-8, which the writer refuses).
+    close_text(static_cast<std::uint32_t>(std::min<std::uint64_t>(unicode::wtf8_utf16_length(d.text).value_or(0), 0xFFFFFFFFu)));
     TokenRows r = resize_tokens(n);
-    auto fill = [n](auto* dst, const auto& src, auto missing) {
-        const std::size_t k = std::min(n, src.size());
-        std::copy_n(src.begin(), k, dst);
-        std::fill(dst + k, dst + n, missing);
-    };
-    fill(r.start, t.start, std::uint32_t{0});
-    fill(r.length, t.length, std::uint32_t{0});
-    for (std::size_t c = 0; c < token_column_count; ++c) fill(r.attrs[c], t.attrs[c], StringId{0});
-    for (std::size_t i = 0; i < n; ++i) r.head[i] = i < t.head.size() ? t.head[i] : static_cast<std::int32_t>(i);
-    fill(r.sent, t.sent, Sentence::unset);
-    fill(r.conf, t.conf, 1.0f);
+    std::copy_n(t.start.begin(), n, r.start);
+    std::copy_n(t.length.begin(), n, r.length);
+    for (std::size_t c = 0; c < token_column_count; ++c) std::copy_n(t.attrs[c].begin(), n, r.attrs[c]);
+    std::copy_n(t.head.begin(), n, r.head);
+    std::copy_n(t.sent.begin(), n, r.sent);
+    std::copy_n(t.conf.begin(), n, r.conf);
     set_has_ents(d.has_ents);
     for (const Entity& x : d.ents) add_entity(x);
     set_has_cats(d.has_cats);
@@ -250,6 +259,7 @@ void DocList::clear() noexcept {
 
 void DocList::replace(std::size_t i, const Doc& d) {
     // The documents after i move behind the new one: copied out, cut, and added back.
+    check_shape(d);
     std::vector<Doc> after;
     after.reserve(size() - i - 1);
     for (std::size_t k = i + 1; k < size(); ++k) after.push_back((*this)[k].to_doc());

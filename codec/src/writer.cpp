@@ -101,15 +101,12 @@ public:
         return {*text_len, written, utf16};
     }
 
-    // The token count and the columns' sizes.
+    // The token count (a container's columns always agree in size).
     void token_shape(std::size_t i) const {
         const TokenSlice t = c_.docs[i].tokens;
         const std::size_t n = t.size();
         if (n > detail::max_tokens)
             refuse(Errc::content_too_large, path(i) + ".tokens", detail::count_of(n, "token", "tokens") + "; at most " + detail::grouped(detail::max_tokens));
-        bool sizes_ok = t.length.size() == n && t.head.size() == n && t.sent.size() == n && t.conf.size() == n;
-        for (const auto& col : t.attrs) sizes_ok = sizes_ok && col.size() == n;
-        if (!sizes_ok) refuse(Errc::content_inconsistent, path(i) + ".tokens", "token columns differ in size");
     }
 
     // Token by token, each token's fields in order (after text() and token_shape()).
@@ -310,7 +307,8 @@ public:
 
     const std::vector<Entry>& entries() const noexcept { return entries_; }
 
-    // The index written for a store id already used.
+    // The index written for a store id already used (plain_index: without the tests' reversal).
+    std::uint32_t plain_index(StringId id) const noexcept { return index_of_[id]; }
     std::uint32_t index(const Rules& r, StringId id) const noexcept {
         const std::uint32_t m = index_of_[id];
         if (r.reversed && m != 0) return static_cast<std::uint32_t>(entries_.size()) + 1 - m;
@@ -574,6 +572,36 @@ public:
         }
         *p_++ = static_cast<std::uint8_t>(x);
     }
+    // n varints, the i-th get(i), in bulk: from a local cursor (a store through a byte pointer
+    // may alias anything, so a member cursor would be reloaded at every byte), and a value
+    // below 2^14 written without a branch as two bytes of which the second is kept only when
+    // needed. So the byte after the run may be written over: a run must be followed by at
+    // least one more byte of the same container (the tokens section's runs are: the
+    // confidence mode comes last).
+    template <class Get>
+    void varint_run(std::size_t n, Get get) noexcept {
+        if (r_.varint5) {  // tests only
+            for (std::size_t i = 0; i < n; ++i) varint(get(i));
+            return;
+        }
+        std::uint8_t* p = p_;
+        for (std::size_t i = 0; i < n; ++i) {
+            std::uint32_t x = get(i);
+            if (x < 0x4000) [[likely]] {
+                const unsigned two = x >= 0x80;
+                p[0] = static_cast<std::uint8_t>(x | (two << 7));
+                p[1] = static_cast<std::uint8_t>(x >> 7);
+                p += 1 + two;
+                continue;
+            }
+            while (x >= 0x80) {
+                *p++ = static_cast<std::uint8_t>(x | 0x80);
+                x >>= 7;
+            }
+            *p++ = static_cast<std::uint8_t>(x);
+        }
+        p_ = p;
+    }
     void bytes(const void* src, std::size_t n) noexcept {
         if (n == 0) return;
         std::memcpy(p_, src, n);
@@ -635,18 +663,21 @@ void write_tokens(Out& o, const Rules& r, const DocSlice& d, const DocPlan& plan
     o.varint(n);
     const std::uint32_t* start = tk.start.data();
     const std::uint32_t* length = tk.length.data();
-    std::uint32_t prev_end = 0;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        o.varint(start[i] - prev_end);
-        o.varint(length[i]);
-        prev_end = start[i] + length[i];
-    }
+    // Gap and length alternate: item 2i is token i's gap from the previous end, 2i + 1 its length.
+    o.varint_run(2 * std::size_t{n}, [&](std::size_t k) {
+        const std::size_t i = k >> 1;
+        if (k & 1) return length[i];
+        return i == 0 ? start[0] : start[i] - (start[i - 1] + length[i - 1]);
+    });
     for (const auto& col : tk.attrs) {
         const StringId* ids = col.data();
-        for (std::uint32_t i = 0; i < n; ++i) o.varint(t.index(r, ids[i]));
+        if (r.reversed)  // tests only
+            o.varint_run(n, [&](std::size_t i) { return t.index(r, ids[i]); });
+        else
+            o.varint_run(n, [&](std::size_t i) { return t.plain_index(ids[i]); });
     }
     const std::int32_t* head = tk.head.data();
-    for (std::uint32_t i = 0; i < n; ++i) o.varint(zigzag(static_cast<std::uint32_t>(head[i]), i));
+    o.varint_run(n, [&](std::size_t i) { return zigzag(static_cast<std::uint32_t>(head[i]), static_cast<std::uint32_t>(i)); });
     o.sentences(tk.sent.data(), n);
     o.u8(plan.all_one ? 0 : 1);
     if (!plan.all_one) o.bytes(tk.conf.data(), 4 * std::size_t{n});  // little-endian host

@@ -283,8 +283,11 @@ public:
     iterator end() const noexcept { return iterator(this, size()); }
 
     // Whole documents. push_back copies a Doc's content into the columns (its string ids must
-    // index the container's store); edit copies document i out, lets `change` edit the copy and
-    // puts it back (O(the documents after i)); to_doc copies one out.
+    // index the container's store; its text's UTF-16 length is taken from the text); edit
+    // copies document i out, lets `change` edit the copy and puts it back (O(the documents
+    // after i)); to_doc copies one out. push_back, edit and replace throw
+    // ond::Error(content.inconsistent, path "tokens") when the Doc's token vectors differ in
+    // size, and then leave the list as it was.
     void push_back(const Doc& d);
     template <class Change>
     void edit(std::size_t i, Change&& change) {

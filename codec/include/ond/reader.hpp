@@ -25,9 +25,9 @@ inline Bytes as_bytes(const void* data, std::size_t size) {
 // Throws ond::Error on any fault, with the offset of the fault in the buffer.
 Container decode(Bytes input);
 
-// The same, into an existing container whose documents and columns keep their capacity: the
-// fast way to decode many containers one after another. On a throw, `out` holds unspecified
-// (but valid) content.
+// The same, into an existing container whose buffers keep their capacity: the fast way to
+// decode many containers one after another. On a throw, `out` holds no documents (its format,
+// crc and strings are unspecified).
 void decode_into(Bytes input, Container& out);
 
 // What validate() saw: enough for a one-line report, nothing of the content.
