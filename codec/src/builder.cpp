@@ -29,6 +29,12 @@ std::string DocBuilder::path(const char* list, std::size_t i) const {
     return (c_->format == Format::ondc ? std::string("doc.") : item_path("docs", doc_index_) + ".") + item_path(list, i);
 }
 
+DocSlice DocBuilder::doc() const {
+    if (doc_index_ >= c_->docs.size())
+        throw std::logic_error("DocBuilder: document " + std::to_string(doc_index_) + " is no longer in the container");
+    return c_->docs[doc_index_];
+}
+
 DocList& DocBuilder::last() {
     if (doc_index_ + 1 != c_->docs.size())
         throw std::logic_error("DocBuilder: document " + std::to_string(doc_index_) +
@@ -72,9 +78,9 @@ DocBuilder::DocBuilder(Container& c, std::string_view text) : c_(&c), doc_index_
 }
 
 TokenBuilder DocBuilder::token(std::string_view word) {
-    const std::size_t i = size();
+    const std::size_t i = last().back().tokens.size();
     if (word.empty()) refuse(Errc::content_token_empty, path("tokens", i), "a token's word is empty");
-    const std::string_view text = doc().text;
+    const std::string_view text = last().back().text;
     const std::size_t at = text.find(word, byte_end_);
     if (at == std::string_view::npos) {
         std::string why = "\"";  // built by appends: g++ 12 at -O3 warns falsely on `"\"" + std::string(word)`
@@ -85,7 +91,7 @@ TokenBuilder DocBuilder::token(std::string_view word) {
 }
 
 TokenBuilder DocBuilder::token_at(std::size_t byte_start, std::size_t byte_length) {
-    const DocSlice d = doc();
+    const DocSlice d = last().back();
     const std::size_t i = d.tokens.size();
     const std::string_view text = d.text;
     auto span = [&] { return "bytes [" + std::to_string(byte_start) + ", " + std::to_string(byte_start + byte_length) + ")"; };
@@ -123,7 +129,7 @@ TokenBuilder DocBuilder::at(std::size_t i) {
 // ---- entities, categories, span groups ------------------------------------------------------
 
 DocBuilder& DocBuilder::entity(std::size_t first, std::size_t n, std::string_view label, float conf) {
-    const DocSlice d = doc();
+    const DocSlice d = last().back();
     const std::string field = path("ents", d.ents.size());
     if (n == 0) refuse(Errc::content_entity_empty, field, "an entity has length 0");
     if (first > d.tokens.size() || n > d.tokens.size() - first)
@@ -150,7 +156,7 @@ void DocBuilder::no_extras_in_bin(const char* what) {
 
 DocBuilder& DocBuilder::category(std::string_view label, float score) {
     no_extras_in_bin("categories");
-    const DocSlice d = doc();
+    const DocSlice d = last().back();
     const std::string field = path("cats", d.cats.size());
     if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
     for (const Category& c : d.cats)
@@ -171,7 +177,7 @@ DocBuilder& DocBuilder::categories_annotated() {
 
 std::size_t DocBuilder::group_index(std::string_view name) {
     no_extras_in_bin("span groups");
-    const DocSlice d = doc();
+    const DocSlice d = last().back();
     for (std::size_t g = 0; g < d.spans.size(); ++g)
         if (c_->strings.view(d.spans[g].name) == name) return g;
     if (name.empty()) refuse(Errc::content_label_empty, path("spans", d.spans.size()) + ".name", "a group name must not be empty");
@@ -187,7 +193,7 @@ DocBuilder& DocBuilder::span_group(std::string_view name) {
 
 DocBuilder& DocBuilder::span(std::string_view group, std::size_t first, std::size_t n, std::string_view label, float conf) {
     const std::size_t g = group_index(group);
-    const DocSlice d = doc();
+    const DocSlice d = last().back();
     const std::span<const Span> spans = d.spans[g].spans;
     const std::string field = path("spans", g) + item_path(".spans", spans.size());
     if (n == 0) refuse(Errc::content_span_empty, field, "a span has length 0");

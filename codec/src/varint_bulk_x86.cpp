@@ -11,6 +11,67 @@
 
 namespace ond::detail::varint_bulk {
 
+// ---- 16-byte chunks to values, for the SSE4.1 and AVX2 levels ----
+// A varint ending at byte k of a chunk has the value of byte k, or, when it has 2 bytes, the
+// low 7 bits of byte k - 1 with byte k's bits above them (R1). Those values are made for all 16
+// bytes at once in 16-bit lanes, and the lanes of the varints' last bytes are moved to the
+// front ("left-packed") with a shuffle from a table indexed by 8 bits of `term`.
+namespace left_pack {
+struct Table {
+    std::uint8_t control[256][16];  // pshufb control: the 16-bit lanes of the set bits first, in order; zeros after
+};
+constexpr Table make_table() {
+    Table t{};
+    for (unsigned m = 0; m < 256; ++m) {
+        unsigned out = 0;
+        for (unsigned lane = 0; lane < 8; ++lane)
+            if ((m >> lane) & 1u) {
+                t.control[m][2 * out] = static_cast<std::uint8_t>(2 * lane);
+                t.control[m][2 * out + 1] = static_cast<std::uint8_t>(2 * lane + 1);
+                ++out;
+            }
+        for (; out < 8; ++out) t.control[m][2 * out] = t.control[m][2 * out + 1] = 0x80;
+    }
+    return t;
+}
+alignas(64) inline constexpr Table table = make_table();
+
+#define OND_SSE41 __attribute__((target("sse4.1,popcnt")))
+// The values of the varints ending at the set bits of `term` (bits 0-15; `two`: those of 2
+// bytes) in the 16 bytes at p, stored from v; byte 15 of `before` is the byte before p (read
+// when bit 0 of `two` is set). Each half stores 8 lanes at v + n: writes only inside v[0..16).
+OND_SSE41 inline unsigned chunk(const std::uint8_t* p, unsigned term, unsigned two, __m128i before, std::uint32_t* v) noexcept {
+    const __m128i cur = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i prev = _mm_alignr_epi8(cur, before, 15);  // byte k: p[k - 1]
+    const __m128i spread = _mm_shuffle_epi8(_mm_cvtsi32_si128(static_cast<int>(two)),
+                                            _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1));
+    const __m128i bit = _mm_set1_epi64x(static_cast<long long>(0x8040201008040201ull));
+    const __m128i is_two = _mm_cmpeq_epi8(_mm_and_si128(spread, bit), bit);  // byte k: 0xFF when bit k of two
+    const __m128i low7 = _mm_set1_epi16(0x7F);
+    unsigned n = 0;
+    for (unsigned half = 0; half < 2; ++half) {
+        const unsigned t = (term >> (8 * half)) & 0xFFu;
+        if (t == 0) continue;
+        const __m128i c = _mm_cvtepu8_epi16(half ? _mm_srli_si128(cur, 8) : cur);
+        const __m128i b = _mm_cvtepu8_epi16(half ? _mm_srli_si128(prev, 8) : prev);
+        const __m128i m = _mm_cvtepi8_epi16(half ? _mm_srli_si128(is_two, 8) : is_two);
+        const __m128i val = _mm_blendv_epi8(c, _mm_or_si128(_mm_and_si128(b, low7), _mm_slli_epi16(c, 7)), m);
+        const __m128i packed = _mm_shuffle_epi8(val, _mm_load_si128(reinterpret_cast<const __m128i*>(table.control[t])));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(v + n), _mm_cvtepu16_epi32(packed));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(v + n + 4), _mm_cvtepu16_epi32(_mm_srli_si128(packed, 8)));
+        n += static_cast<unsigned>(std::popcount(t));
+    }
+    return n;
+}
+// The "byte before" vector of a block's first chunk: p[-1] in byte 15, read only when the block
+// starts on the second byte of a 2-byte varint, which the block loops allow only past the
+// cursor's start.
+OND_SSE41 inline __m128i before_block(const std::uint8_t* p, std::uint64_t two) noexcept {
+    return (two & 1) ? _mm_slli_si128(_mm_cvtsi32_si128(p[-1]), 15) : _mm_setzero_si128();
+}
+#undef OND_SSE41
+}  // namespace left_pack
+
 namespace sse41 {
 #define OND_WIDE __attribute__((target("sse4.1,popcnt")))
 inline constexpr unsigned W = 16;
@@ -23,7 +84,12 @@ OND_WIDE inline std::uint64_t ge_mask(const std::uint8_t* p, std::uint8_t t) noe
     const __m128i v = load(p);  // max(v, t) == v: v >= t, unsigned
     return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(static_cast<char>(t))), v)));
 }
+#define OND_WIDE_OWN_EXTRACT 1
+OND_WIDE inline unsigned extract(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint32_t* v) noexcept {
+    return left_pack::chunk(p, static_cast<unsigned>(term), static_cast<unsigned>(two), left_pack::before_block(p, two), v);
+}
 #include "varint_bulk_wide.inc"
+#undef OND_WIDE_OWN_EXTRACT
 #undef OND_WIDE
 }  // namespace sse41
 
@@ -68,7 +134,18 @@ OND_WIDE inline bool span_sums(const std::uint8_t* p, std::uint64_t term, std::u
     sum = sum64(_mm256_sad_epu8(low, z)) + 127u * sum64(_mm256_sad_epu8(high, z));
     return true;
 }
+// Two 16-byte chunks; the second's first store is at v + n with n <= 16: inside v[0..32).
+#define OND_WIDE_OWN_EXTRACT 1
+OND_WIDE inline unsigned extract(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint32_t* v) noexcept {
+    unsigned n = left_pack::chunk(p, static_cast<unsigned>(term & 0xFFFFu), static_cast<unsigned>(two & 0xFFFFu),
+                                  left_pack::before_block(p, two), v);
+    if (term >> 16)
+        n += left_pack::chunk(p + 16, static_cast<unsigned>(term >> 16), static_cast<unsigned>(two >> 16),
+                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), v + n);
+    return n;
+}
 #include "varint_bulk_wide.inc"
+#undef OND_WIDE_OWN_EXTRACT
 #undef OND_WIDE_SPAN_SUMS
 #undef OND_WIDE
 }  // namespace avx2
@@ -174,6 +251,7 @@ OND_WIDE inline bool span_sums(const std::uint8_t* p, std::uint64_t term, std::u
 // prev_end plus prefix sums of the values, 16 lanes at a time in log steps.
 #define OND_WIDE_SPAN_DECODE 1
 #define OND_WIDE_OWN_EXTRACT 1
+#define OND_WIDE_OWN_HEADS 1
 OND_WIDE inline unsigned span_block(const std::uint8_t* p, std::uint64_t term, std::uint64_t two, std::uint64_t& prev_end,
                                     std::uint32_t text_length, std::uint32_t* start, std::uint32_t* length) noexcept {
     alignas(64) std::uint32_t v[64];
@@ -217,6 +295,7 @@ OND_WIDE inline unsigned span_block(const std::uint8_t* p, std::uint64_t term, s
 }
 #include "varint_bulk_wide.inc"
 #undef OND_WIDE_OWN_EXTRACT
+#undef OND_WIDE_OWN_HEADS
 #undef OND_WIDE_SPAN_DECODE
 #undef OND_WIDE_SPAN_SUMS
 #undef OND_WIDE

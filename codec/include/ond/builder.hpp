@@ -82,10 +82,11 @@ public:
     // Declares a span group, possibly left empty.
     DocBuilder& span_group(std::string_view name);
 
-    DocSlice doc() const noexcept { return c_->docs[doc_index_]; }
+    // The document so far (std::logic_error once it is no longer in the container).
+    DocSlice doc() const;
     const StringStore& strings() const noexcept { return c_->strings; }
-    DocView view() const noexcept { return c_->doc(doc_index_); }
-    std::size_t size() const noexcept { return doc().tokens.size(); }  // tokens so far
+    DocView view() const { return (void)doc(), c_->doc(doc_index_); }
+    std::size_t size() const { return doc().tokens.size(); }  // tokens so far
 
 private:
     friend class TokenBuilder;
