@@ -132,6 +132,7 @@ TEST(DocBuilder, SectionsAreConsistentByConstruction) {
 TEST(DocBuilder, OnlyTheLastDocumentGrows) {
     // Builders one after another: each grows the container's last document.
     Container c;
+    c.format = Format::ondb;
     DocBuilder first(c, "a b");
     first.token("a");
     DocBuilder second(c, "c d");
