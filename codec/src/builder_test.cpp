@@ -64,7 +64,8 @@ TEST(DocBuilder, Utf16OffsetsOnCjkAndNonBmpText) {
     const TokenSlice t = c.docs[0].tokens;
     EXPECT_EQ(std::vector(t.start.begin(), t.start.end()), (std::vector<std::uint32_t>{0, 2, 4, 7, 11, 13, 16, 19}));
     EXPECT_EQ(std::vector(t.length.begin(), t.length.end()), (std::vector<std::uint32_t>{2, 1, 2, 3, 2, 2, 2, 2}));
-    EXPECT_EQ(std::vector(t.head.begin(), t.head.end()), (std::vector<std::int32_t>{0, 1, 2, 3, 4, 5, 6, 7}));  // roots until told
+    EXPECT_EQ(std::vector(t.head.begin(), t.head.end()),
+              (std::vector<std::int32_t>{0, 1, 2, 3, 4, 5, 6, 7}));  // roots until told
     // And back through the views.
     std::vector<std::string> texts;
     for (TokenView tok : c.doc(0).tokens()) texts.emplace_back(tok.text());
@@ -103,8 +104,10 @@ TEST(DocBuilder, TokensByByteSpanAndALoneSurrogate) {
     b.token_at(0, 1);
     b.token_at(2, 3);
     b.token_at(6, 3);
-    EXPECT_EQ(std::vector(c.docs[0].tokens.start.begin(), c.docs[0].tokens.start.end()), (std::vector<std::uint32_t>{0, 2, 4}));
-    EXPECT_EQ(std::vector(c.docs[0].tokens.length.begin(), c.docs[0].tokens.length.end()), (std::vector<std::uint32_t>{1, 1, 2}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.start.begin(), c.docs[0].tokens.start.end()),
+              (std::vector<std::uint32_t>{0, 2, 4}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.length.begin(), c.docs[0].tokens.length.end()),
+              (std::vector<std::uint32_t>{1, 1, 2}));
     EXPECT_EQ(b.view()[2].text(), "y\xC3\xA9");
 }
 

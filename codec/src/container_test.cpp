@@ -21,7 +21,8 @@ TEST(Container, DecodesTheHelloDocument) {
     EXPECT_EQ(std::vector(d.tokens.start.begin(), d.tokens.start.end()), (std::vector<std::uint32_t>{0, 6}));
     EXPECT_EQ(std::vector(d.tokens.length.begin(), d.tokens.length.end()), (std::vector<std::uint32_t>{5, 5}));
     EXPECT_EQ(std::vector(d.tokens.head.begin(), d.tokens.head.end()), (std::vector<std::int32_t>{0, 0}));
-    EXPECT_EQ(std::vector(d.tokens.sent.begin(), d.tokens.sent.end()), (std::vector<Sentence>{Sentence::start, Sentence::inside}));
+    EXPECT_EQ(std::vector(d.tokens.sent.begin(), d.tokens.sent.end()),
+              (std::vector<Sentence>{Sentence::start, Sentence::inside}));
     EXPECT_EQ(std::vector(d.tokens.conf.begin(), d.tokens.conf.end()), (std::vector<float>{1.0f, 1.0f}));
     EXPECT_FALSE(d.has_ents);
     EXPECT_FALSE(d.has_cats);

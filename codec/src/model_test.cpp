@@ -148,7 +148,9 @@ TEST(SameContent, DetectsEachDifference) {
     EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.tokens.head[1] = 1; }); }));
     EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.tokens.sent[0] = Sentence::unset; }); }));
     EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.tokens.length[1] = 4; }); }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.tokens.column(TokenColumn::lemma)[0] = c.strings.intern("hi"); }); }));
+    EXPECT_TRUE(differs([](Container& c) {
+        c.docs.edit(0, [&](Doc& d) { d.tokens.column(TokenColumn::lemma)[0] = c.strings.intern("hi"); });
+    }));
     EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.tokens.conf[1] = 0.5000001f; }); }));
     EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.ents.clear(); }); }));
     EXPECT_TRUE(differs([](Container& c) {
@@ -157,10 +159,14 @@ TEST(SameContent, DetectsEachDifference) {
             d.has_ents = false;
         });
     }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.ents[0].label = c.strings.intern("OTHER"); }); }));
+    EXPECT_TRUE(differs([](Container& c) {
+        c.docs.edit(0, [&](Doc& d) { d.ents[0].label = c.strings.intern("OTHER"); });
+    }));
     EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.has_cats = false; d.cats.clear(); }); }));
     EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.cats[0].score = 0.5f; }); }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.spans[0].name = c.strings.intern("other"); }); }));
+    EXPECT_TRUE(differs([](Container& c) {
+        c.docs.edit(0, [&](Doc& d) { d.spans[0].name = c.strings.intern("other"); });
+    }));
     EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.spans[0].spans[0].start = 0; }); }));
     EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.spans.clear(); }); }));
     EXPECT_TRUE(differs([](Container& c) { c.docs.push_back(c.docs.to_doc(0)); }));

@@ -164,7 +164,8 @@ TEST_P(VarintBulk, TokenSectionsGetOneVerdictInEveryMode) {
         if (!decode.error) {
             const TokenSlice t = decoded[0].tokens, u = reference[0].tokens;
             bool attrs = true;
-            for (std::size_t k = 0; k < token_column_count; ++k) attrs = attrs && std::ranges::equal(t.attrs[k], u.attrs[k]);
+            for (std::size_t k = 0; k < token_column_count; ++k)
+                attrs = attrs && std::ranges::equal(t.attrs[k], u.attrs[k]);
             ASSERT_TRUE(std::ranges::equal(t.start, u.start) && std::ranges::equal(t.length, u.length) && attrs &&
                         std::ranges::equal(t.head, u.head) && std::ranges::equal(t.sent, u.sent))
                 << "round " << round << ": tokens differ from the scalar level's";
