@@ -5,12 +5,13 @@
 
 int main() {
     ond::Container c;
-    ond::Doc& d = c.docs.emplace_back();
+    ond::Doc d;
     d.set_text("find_package works");
     d.tokens.resize(1);
     d.tokens.start[0] = 0;
     d.tokens.length[0] = 4;
     d.tokens.column(ond::TokenColumn::pos)[0] = c.strings.intern("VERB");
+    c.docs.push_back(d);  // the container keeps a copy, column by column
     c.crc = true;
     const auto bytes = ond::encode(c);
     const ond::Container back = ond::decode(ond::Bytes(bytes));

@@ -2,7 +2,9 @@
 // offsets on CJK and non-BMP text, sections consistent by construction, and each refusal's code.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 
 #include "ond/ond.hpp"
@@ -22,8 +24,7 @@ TEST(DocBuilder, SameContainerAsTheVerboseWay) {
     // The verbose way: parallel columns, offsets counted by hand, flags set apart.
     Container want;
     want.crc = true;
-    want.docs.emplace_back();
-    Doc& d = want.docs[0];
+    Doc d;
     d.set_text("Apple buys a startup.");
     const char* pos[] = {"PROPN", "VERB", "DET", "NOUN", "PUNCT"};
     const std::uint32_t starts[] = {0, 6, 11, 13, 20}, lengths[] = {5, 4, 1, 7, 1};
@@ -39,6 +40,7 @@ TEST(DocBuilder, SameContainerAsTheVerboseWay) {
     d.has_cats = true;
     d.cats.push_back(Category{want.strings.intern("news"), 0.9f});
     d.spans.push_back(SpanGroup{want.strings.intern("np"), {Span{2, 2, want.strings.intern("NP"), 1.0f}}});
+    want.docs.push_back(d);
 
     Container got;
     got.crc = true;
@@ -59,10 +61,11 @@ TEST(DocBuilder, Utf16OffsetsOnCjkAndNonBmpText) {
     Container c;
     DocBuilder b(c, "東京で 😀 and 𐌰𐌱 ok 😀");
     for (const char* w : {"東京", "で", "😀", "and", "𐌰", "𐌱", "ok", "😀"}) b.token(w);
-    const Tokens& t = c.docs[0].tokens;
-    EXPECT_EQ(t.start, (std::vector<std::uint32_t>{0, 2, 4, 7, 11, 13, 16, 19}));
-    EXPECT_EQ(t.length, (std::vector<std::uint32_t>{2, 1, 2, 3, 2, 2, 2, 2}));
-    EXPECT_EQ(t.head, (std::vector<std::int32_t>{0, 1, 2, 3, 4, 5, 6, 7}));  // roots until told
+    const TokenSlice t = c.docs[0].tokens;
+    EXPECT_EQ(std::vector(t.start.begin(), t.start.end()), (std::vector<std::uint32_t>{0, 2, 4, 7, 11, 13, 16, 19}));
+    EXPECT_EQ(std::vector(t.length.begin(), t.length.end()), (std::vector<std::uint32_t>{2, 1, 2, 3, 2, 2, 2, 2}));
+    EXPECT_EQ(std::vector(t.head.begin(), t.head.end()),
+              (std::vector<std::int32_t>{0, 1, 2, 3, 4, 5, 6, 7}));  // roots until told
     // And back through the views.
     std::vector<std::string> texts;
     for (TokenView tok : c.doc(0).tokens()) texts.emplace_back(tok.text());
@@ -87,10 +90,11 @@ TEST(DocBuilder, RebuildsTheOffsetsOfTheCorpusDocuments) {
             spans.token_at(static_cast<std::size_t>(text.data() - doc.text().data()), text.size());
             words.token(text);
         }
-        EXPECT_EQ(by_span.docs[0].tokens.start, c.docs[0].tokens.start);
-        EXPECT_EQ(by_span.docs[0].tokens.length, c.docs[0].tokens.length);
-        EXPECT_EQ(by_word.docs[0].tokens.start, c.docs[0].tokens.start);
-        EXPECT_EQ(by_word.docs[0].tokens.length, c.docs[0].tokens.length);
+        const TokenSlice want = c.docs[0].tokens, got_span = by_span.docs[0].tokens, got_word = by_word.docs[0].tokens;
+        EXPECT_TRUE(std::ranges::equal(got_span.start, want.start));
+        EXPECT_TRUE(std::ranges::equal(got_span.length, want.length));
+        EXPECT_TRUE(std::ranges::equal(got_word.start, want.start));
+        EXPECT_TRUE(std::ranges::equal(got_word.length, want.length));
     }
 }
 
@@ -100,8 +104,10 @@ TEST(DocBuilder, TokensByByteSpanAndALoneSurrogate) {
     b.token_at(0, 1);
     b.token_at(2, 3);
     b.token_at(6, 3);
-    EXPECT_EQ(c.docs[0].tokens.start, (std::vector<std::uint32_t>{0, 2, 4}));
-    EXPECT_EQ(c.docs[0].tokens.length, (std::vector<std::uint32_t>{1, 1, 2}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.start.begin(), c.docs[0].tokens.start.end()),
+              (std::vector<std::uint32_t>{0, 2, 4}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.length.begin(), c.docs[0].tokens.length.end()),
+              (std::vector<std::uint32_t>{1, 1, 2}));
     EXPECT_EQ(b.view()[2].text(), "y\xC3\xA9");
 }
 
@@ -111,28 +117,53 @@ TEST(DocBuilder, SectionsAreConsistentByConstruction) {
     plain.token("no");
     EXPECT_FALSE(c.docs[0].has_ents);
     EXPECT_FALSE(c.docs[0].has_cats);
+    plain.token("annotation");
 
-    DocBuilder annotated(c, "annotated, nothing found");
+    DocBuilder annotated(c, "annotated, nothing found");  // the next document, once the first is done
     annotated.token("annotated");
     annotated.entities_annotated().categories_annotated().span_group("empty");
-    const Doc& d = c.docs[1];  // a second builder on the same container: both docs stay addressable
+    const DocSlice d = c.docs[1];
     EXPECT_TRUE(d.has_ents && d.ents.empty());
     EXPECT_TRUE(d.has_cats && d.cats.empty());
     ASSERT_EQ(d.spans.size(), 1u);
     EXPECT_TRUE(d.spans[0].spans.empty());
-    plain.token("annotation");
     EXPECT_EQ(c.docs[0].tokens.size(), 2u);
+    EXPECT_FALSE(c.docs[0].has_ents);
+    EXPECT_FALSE(c.docs[0].has_cats);
 }
 
-TEST(DocBuilder, IntoADocOfAnotherStore) {
-    StringStore strings;
-    Doc doc;
-    doc.has_cats = true;  // emptied by the builder
-    DocBuilder b(strings, doc, "a b");
+TEST(DocBuilder, OnlyTheLastDocumentGrows) {
+    // Builders one after another: each grows the container's last document.
+    Container c;
+    c.format = Format::ondb;
+    DocBuilder first(c, "a b");
+    first.token("a");
+    DocBuilder second(c, "c d");
+    second.token("c");
+    // first's document is no longer the last: its calls throw and change nothing.
+    EXPECT_THROW(first.token("b"), std::logic_error);
+    EXPECT_THROW(first.entity(0, 1, "X"), std::logic_error);
+    EXPECT_THROW(first.at(0).pos("X"), std::logic_error);
+    EXPECT_EQ(c.docs[0].tokens.size(), 1u);
+    EXPECT_FALSE(c.docs[0].has_ents);
+    EXPECT_EQ(c.docs[0].tokens.attrs[static_cast<std::size_t>(TokenColumn::pos)][0], 0u);
+    second.token("d");
+    EXPECT_EQ(c.docs[1].tokens.size(), 2u);
+    EXPECT_NO_THROW(check_writable(c));
+}
+
+TEST(DocBuilder, AfterADocumentAddedByHand) {
+    // The builder's document starts empty whatever the container's previous one holds.
+    Container c;
+    Doc hand;
+    hand.has_cats = true;
+    c.docs.push_back(hand);
+    DocBuilder b(c, "a b");
     b.token("b").pos("X");
-    EXPECT_FALSE(doc.has_cats);
-    EXPECT_EQ(doc.tokens.start, std::vector<std::uint32_t>{2});
-    EXPECT_EQ(DocView(doc, strings)[0].pos(), "X");
+    EXPECT_TRUE(c.docs[0].has_cats);
+    EXPECT_FALSE(c.docs[1].has_cats);
+    EXPECT_EQ(std::vector(c.docs[1].tokens.start.begin(), c.docs[1].tokens.start.end()), std::vector<std::uint32_t>{2});
+    EXPECT_EQ(c.doc(1)[0].pos(), "X");
 }
 
 TEST(DocBuilder, RefusalsCarryContentCodes) {
@@ -209,10 +240,9 @@ TEST(DocBuilder, RefusalsNameTheFieldAsTheWriterDoes) {
     EXPECT_EQ(builder_error_path([&] { second.token("x"); }), "docs[1].tokens[0]");
     EXPECT_EQ(builder_error_path([&] { first.category("c", 0.5f); }), "docs[0]");
 
-    StringStore strings;
-    Doc alone;
-    DocBuilder by_itself(strings, alone, "a");
-    EXPECT_EQ(builder_error_path([&] { by_itself.token("x"); }), "tokens[0]");
+    Container alone;
+    DocBuilder by_itself(alone, "a");
+    EXPECT_EQ(builder_error_path([&] { by_itself.token("x"); }), "doc.tokens[0]");
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ struct CatDoc {
 TEST(Categories, DecodesInWrittenOrder) {
     CatDoc d({{2, 0.25f}, {1, 0.75f}});
     Container c = Accept(d.bytes());
-    const Doc& doc = c.docs[0];
+    const DocSlice doc = c.docs[0];
     EXPECT_TRUE(doc.has_cats);
     ASSERT_EQ(doc.cats.size(), 2u);
     EXPECT_EQ(c.strings.view(doc.cats[0].label), "NEG");

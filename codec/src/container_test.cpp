@@ -15,14 +15,15 @@ B hello_toks() { return tokens_content(hello_tokens()); }
 TEST(Container, DecodesTheHelloDocument) {
     Container c = Accept(HelloOndc().c.build());
     ASSERT_EQ(c.docs.size(), 1u);
-    const Doc& d = c.docs[0];
+    const DocSlice d = c.docs[0];
     EXPECT_EQ(d.text, "Hello world");
     EXPECT_EQ(d.text_utf16_length, 11u);
-    EXPECT_EQ(d.tokens.start, (std::vector<std::uint32_t>{0, 6}));
-    EXPECT_EQ(d.tokens.length, (std::vector<std::uint32_t>{5, 5}));
-    EXPECT_EQ(d.tokens.head, (std::vector<std::int32_t>{0, 0}));
-    EXPECT_EQ(d.tokens.sent, (std::vector<Sentence>{Sentence::start, Sentence::inside}));
-    EXPECT_EQ(d.tokens.conf, (std::vector<float>{1.0f, 1.0f}));
+    EXPECT_EQ(std::vector(d.tokens.start.begin(), d.tokens.start.end()), (std::vector<std::uint32_t>{0, 6}));
+    EXPECT_EQ(std::vector(d.tokens.length.begin(), d.tokens.length.end()), (std::vector<std::uint32_t>{5, 5}));
+    EXPECT_EQ(std::vector(d.tokens.head.begin(), d.tokens.head.end()), (std::vector<std::int32_t>{0, 0}));
+    EXPECT_EQ(std::vector(d.tokens.sent.begin(), d.tokens.sent.end()),
+              (std::vector<Sentence>{Sentence::start, Sentence::inside}));
+    EXPECT_EQ(std::vector(d.tokens.conf.begin(), d.tokens.conf.end()), (std::vector<float>{1.0f, 1.0f}));
     EXPECT_FALSE(d.has_ents);
     EXPECT_FALSE(d.has_cats);
     EXPECT_TRUE(d.spans.empty());
@@ -40,21 +41,22 @@ TEST(Container, DecodeIntoReusesAndResetsEverything) {
     // A rich ONDC (entities, categories, span groups, confidences), then a 3-document bin, then
     // a bare ONDC, all into one container: each result equals a fresh decode of the same bytes.
     Container rich = ondc("Hello big world");
-    Doc& d = rich.docs[0];
-    add_token(rich, d, 0, 5, 0, {"hello", "", "INTJ"}, Sentence::start, 0.5f);
-    add_token(rich, d, 6, 3, 2, {"big", "", "ADJ"}, Sentence::inside, -0.0f);
-    add_token(rich, d, 10, 5, 0, {"world", "", "NOUN"}, Sentence::inside, 1.0f);
-    d.has_ents = true;
-    d.ents.push_back(Entity{2, 1, rich.strings.intern("LOC"), 0.75f});
-    d.has_cats = true;
-    d.cats.push_back(Category{rich.strings.intern("greeting"), 0.25f});
-    d.spans.push_back(SpanGroup{rich.strings.intern("sc"), {Span{0, 3, rich.strings.intern("S"), 1.0f}}});
+    rich.docs.edit(0, [&](Doc& d) {
+        add_token(rich, d, 0, 5, 0, {"hello", "", "INTJ"}, Sentence::start, 0.5f);
+        add_token(rich, d, 6, 3, 2, {"big", "", "ADJ"}, Sentence::inside, -0.0f);
+        add_token(rich, d, 10, 5, 0, {"world", "", "NOUN"}, Sentence::inside, 1.0f);
+        d.has_ents = true;
+        d.ents.push_back(Entity{2, 1, rich.strings.intern("LOC"), 0.75f});
+        d.has_cats = true;
+        d.cats.push_back(Category{rich.strings.intern("greeting"), 0.25f});
+        d.spans.push_back(SpanGroup{rich.strings.intern("sc"), {Span{0, 3, rich.strings.intern("S"), 1.0f}}});
+    });
     rich.crc = true;
 
     Container bin;
     bin.format = Format::ondb;
     for (int i = 0; i < 3; ++i) {
-        Doc& r = bin.docs.emplace_back();
+        Doc r;
         r.set_text("a b");
         r.tokens.start = {0, 2};
         r.tokens.length = {1, 1};
@@ -62,6 +64,7 @@ TEST(Container, DecodeIntoReusesAndResetsEverything) {
         r.tokens.head = {0, 0};
         r.tokens.sent = {Sentence::start, Sentence::inside};
         r.tokens.conf = {1.0f, 1.0f};
+        bin.docs.push_back(r);
     }
     const Container bare = ondc("");
 

@@ -41,7 +41,7 @@ struct EntDoc {
 TEST(Entities, DecodesAbsoluteStarts) {
     EntDoc d({{0, 1, 1, 0.5f}, {1, 1, 2, 1.0f}});
     Container c = Accept(d.bytes());
-    const Doc& doc = c.docs[0];
+    const DocSlice doc = c.docs[0];
     EXPECT_TRUE(doc.has_ents);
     ASSERT_EQ(doc.ents.size(), 2u);
     EXPECT_EQ(doc.ents[0].start, 0u);

@@ -116,14 +116,15 @@ Container sample(bool swap_ids) {
         c.strings.intern("VERB");
         c.strings.intern("NOUN");
     }
-    Doc& d = c.docs[0];
-    test::add_token(c, d, 0, 5, 0, {"hello", "", "NOUN"}, Sentence::start);
-    test::add_token(c, d, 6, 5, 0, {"world", "", "VERB"}, Sentence::inside, 0.5f);
-    d.has_ents = true;
-    d.ents.push_back({0, 1, c.strings.intern("GREETING"), 0.25f});
-    d.has_cats = true;
-    d.cats.push_back({c.strings.intern("POSITIVE"), 0.75f});
-    d.spans.push_back({c.strings.intern("sc"), {{1, 1, c.strings.intern("THING"), 1.0f}}});
+    c.docs.edit(0, [&](Doc& d) {
+        test::add_token(c, d, 0, 5, 0, {"hello", "", "NOUN"}, Sentence::start);
+        test::add_token(c, d, 6, 5, 0, {"world", "", "VERB"}, Sentence::inside, 0.5f);
+        d.has_ents = true;
+        d.ents.push_back({0, 1, c.strings.intern("GREETING"), 0.25f});
+        d.has_cats = true;
+        d.cats.push_back({c.strings.intern("POSITIVE"), 0.75f});
+        d.spans.push_back({c.strings.intern("sc"), {{1, 1, c.strings.intern("THING"), 1.0f}}});
+    });
     return c;
 }
 
@@ -143,37 +144,45 @@ TEST(SameContent, DetectsEachDifference) {
     };
     EXPECT_TRUE(differs([](Container& c) { c.crc = true; }));
     EXPECT_TRUE(differs([](Container& c) { c.format = Format::ondb; }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs[0].set_text("Hello worle"); }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs[0].tokens.head[1] = 1; }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs[0].tokens.sent[0] = Sentence::unset; }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs[0].tokens.length[1] = 4; }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs[0].tokens.column(TokenColumn::lemma)[0] = c.strings.intern("hi"); }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs[0].tokens.conf[1] = 0.5000001f; }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs[0].ents.clear(); }));
+    EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.set_text("Hello worle"); }); }));
+    EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.tokens.head[1] = 1; }); }));
+    EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.tokens.sent[0] = Sentence::unset; }); }));
+    EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.tokens.length[1] = 4; }); }));
     EXPECT_TRUE(differs([](Container& c) {
-        c.docs[0].ents.clear();
-        c.docs[0].has_ents = false;
+        c.docs.edit(0, [&](Doc& d) { d.tokens.column(TokenColumn::lemma)[0] = c.strings.intern("hi"); });
     }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs[0].ents[0].label = c.strings.intern("OTHER"); }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs[0].has_cats = false; c.docs[0].cats.clear(); }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs[0].cats[0].score = 0.5f; }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs[0].spans[0].name = c.strings.intern("other"); }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs[0].spans[0].spans[0].start = 0; }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs[0].spans.clear(); }));
-    EXPECT_TRUE(differs([](Container& c) { c.docs.push_back(c.docs[0]); }));
+    EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.tokens.conf[1] = 0.5000001f; }); }));
+    EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.ents.clear(); }); }));
+    EXPECT_TRUE(differs([](Container& c) {
+        c.docs.edit(0, [&](Doc& d) {
+            d.ents.clear();
+            d.has_ents = false;
+        });
+    }));
+    EXPECT_TRUE(differs([](Container& c) {
+        c.docs.edit(0, [&](Doc& d) { d.ents[0].label = c.strings.intern("OTHER"); });
+    }));
+    EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.has_cats = false; d.cats.clear(); }); }));
+    EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.cats[0].score = 0.5f; }); }));
+    EXPECT_TRUE(differs([](Container& c) {
+        c.docs.edit(0, [&](Doc& d) { d.spans[0].name = c.strings.intern("other"); });
+    }));
+    EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.spans[0].spans[0].start = 0; }); }));
+    EXPECT_TRUE(differs([](Container& c) { c.docs.edit(0, [&](Doc& d) { d.spans.clear(); }); }));
+    EXPECT_TRUE(differs([](Container& c) { c.docs.push_back(c.docs.to_doc(0)); }));
 }
 
 TEST(SameContent, R3_FloatsCompareByBits) {
     Container a = sample(false);
     Container b = a;
-    a.docs[0].ents[0].conf = 0.0f;
-    b.docs[0].ents[0].conf = -0.0f;
+    a.docs.edit(0, [](Doc& d) { d.ents[0].conf = 0.0f; });
+    b.docs.edit(0, [](Doc& d) { d.ents[0].conf = -0.0f; });
     EXPECT_FALSE(same_content(a, b));
-    b.docs[0].ents[0].conf = 0.0f;
+    b.docs.edit(0, [](Doc& d) { d.ents[0].conf = 0.0f; });
     EXPECT_TRUE(same_content(a, b));
     // The same NaN bits are the same content.
-    a.docs[0].cats[0].score = test::bits_float(0x7FC00000u);
-    b.docs[0].cats[0].score = test::bits_float(0x7FC00000u);
+    a.docs.edit(0, [](Doc& d) { d.cats[0].score = test::bits_float(0x7FC00000u); });
+    b.docs.edit(0, [](Doc& d) { d.cats[0].score = test::bits_float(0x7FC00000u); });
     EXPECT_TRUE(same_content(a, b));
 }
 

@@ -32,7 +32,7 @@ TEST(DocBinReaderRange, SeesEveryRecordAsDecodeDoes) {
         std::size_t n = 0;
         for (DocView doc : DocBinReader(bytes)) {
             ASSERT_LT(n, whole.docs.size());
-            EXPECT_TRUE(same_doc(doc.doc(), doc.strings(), whole.docs[n], whole.strings)) << n;
+            EXPECT_TRUE(same_doc(doc.slice(), doc.strings(), whole.docs[n], whole.strings)) << n;
             ++n;
         }
         EXPECT_EQ(n, whole.docs.size());
@@ -67,10 +67,12 @@ TEST(DocBinReaderRange, TokenTextOfARecordWithALoneSurrogate) {
 TEST(DocBinReaderRange, ReusesOneDocInsideTheReader) {
     const auto bytes = range_case("valid/document/bin-60-docs.ondb");
     DocBinReader reader(bytes);
-    const Doc* first = nullptr;
+    // Every record is document 0 of the same columns, the reader's own.
+    const TokenColumns* first = nullptr;
     for (DocView doc : reader) {
-        if (!first) first = &doc.doc();
-        EXPECT_EQ(&doc.doc(), first);
+        if (!first) first = doc.place().cols;
+        EXPECT_EQ(doc.place().cols, first);
+        EXPECT_EQ(doc.index(), 0u);
         EXPECT_EQ(&doc.strings(), &reader.strings());
     }
 }
@@ -116,12 +118,12 @@ TEST(StreamReaderReuse, KeepsTheContainersCapacity) {
     ASSERT_EQ(c.docs.size(), 1u);
     ASSERT_GT(c.docs[0].tokens.size(), 0u);
     const Container first = c;
-    const Doc* docs = c.docs.data();
+    const char* texts = c.docs.texts().data();
     const std::uint32_t* starts = c.docs[0].tokens.start.data();
     const StringId* pos = c.docs[0].tokens.column(TokenColumn::pos).data();
     ASSERT_TRUE(reader.next(c));
     EXPECT_TRUE(same_content(c, first));  // the same container twice
-    EXPECT_EQ(c.docs.data(), docs);
+    EXPECT_EQ(c.docs.texts().data(), texts);
     EXPECT_EQ(c.docs[0].tokens.start.data(), starts);
     EXPECT_EQ(c.docs[0].tokens.column(TokenColumn::pos).data(), pos);
     EXPECT_FALSE(reader.next(c));

@@ -54,9 +54,10 @@ TEST(Records, DecodesEveryRecordAgainstTheSharedTable) {
     EXPECT_EQ(c.strings.view(c.docs[0].ents[0].label), "PER");
     EXPECT_EQ(c.docs[1].text, "Hi");
     EXPECT_FALSE(c.docs[1].has_ents);
-    EXPECT_EQ(c.docs[1].tokens.length, (std::vector<std::uint32_t>{2}));
+    EXPECT_EQ(std::vector(c.docs[1].tokens.length.begin(), c.docs[1].tokens.length.end()),
+              (std::vector<std::uint32_t>{2}));
     EXPECT_EQ(c.docs[2].tokens.size(), 0u);
-    for (const Doc& d : c.docs) {
+    for (const DocSlice d : c.docs) {
         EXPECT_FALSE(d.has_cats);
         EXPECT_TRUE(d.spans.empty());
     }

@@ -18,7 +18,7 @@ const std::filesystem::path corpus_cases_dir = OND_CORPUS_CASES;
 
 // The reference: the token's UTF-16 units, back to WTF-8 (nullopt when it splits a pair, which
 // WTF-8 cannot hold as a substring: the halves would come back as lone surrogates).
-std::optional<std::string> text_through_utf16(const Doc& d, std::size_t i) {
+std::optional<std::string> text_through_utf16(const DocSlice& d, std::size_t i) {
     const std::u16string units = unicode::utf16_from_wtf8(d.text);
     const std::uint32_t s = d.tokens.start[i], n = d.tokens.length[i];
     auto splits = [&](std::uint32_t at) {
@@ -35,7 +35,8 @@ TEST(TokenText, CorpusCjkAndEmojiFiles) {
                              "valid/string/utf8-cjk.ondc"}) {
         SCOPED_TRACE(name);
         const Container c = decode(Bytes(load_file(corpus_cases_dir / name)));
-        const Doc& d = c.docs.at(0);
+        ASSERT_FALSE(c.docs.empty());
+        const DocSlice d = c.docs[0];
         ASSERT_GT(d.tokens.size(), 0u);
         unicode::Utf16Offsets at(d.text);
         for (std::size_t i = 0; i < d.tokens.size(); ++i) {
@@ -63,7 +64,7 @@ TEST(TokenText, CorpusCjkAndEmojiFiles) {
 TEST(TokenText, NormsOfTheEmojiFileAreTheTokensText) {
     // In this file every token's norm is its text: "😀", "smile", "𐌰", "gothic", "👍🏽", "ok.".
     const Container c = decode(Bytes(load_file(corpus_cases_dir / "valid/text/non-bmp-offsets.ondc")));
-    const Doc& d = c.docs[0];
+    const DocSlice d = c.docs[0];
     unicode::Utf16Offsets at(d.text);
     for (std::size_t i = 0; i < d.tokens.size(); ++i)
         EXPECT_EQ(at.view(d.tokens.start[i], d.tokens.length[i]).value(),
@@ -105,14 +106,16 @@ TEST(Utf16Offsets, LongAsciiRunsAndBuildingTokensFromSubstrings) {
 
     // Building: a token from a substring found in the text, with no offsets counted by hand.
     Container c = ondc("\xE6\x9D\xB1\xE4\xBA\xAC \xF0\x9F\x98\x80 ok");  // "東京 😀 ok"
-    Doc& d = c.docs[0];
-    unicode::Utf16Offsets at(d.text);
-    for (std::string_view word : {"\xE6\x9D\xB1\xE4\xBA\xAC", "\xF0\x9F\x98\x80", "ok"}) {
-        const auto r = at.range(d.text.find(word), word.size()).value();
-        add_token(c, d, static_cast<std::uint32_t>(r.start), static_cast<std::uint32_t>(r.length), 0);
-    }
-    EXPECT_EQ(d.tokens.start, (std::vector<std::uint32_t>{0, 3, 6}));
-    EXPECT_EQ(d.tokens.length, (std::vector<std::uint32_t>{2, 2, 2}));
+    c.docs.edit(0, [&](Doc& d) {
+        unicode::Utf16Offsets at(d.text);
+        for (std::string_view word : {"\xE6\x9D\xB1\xE4\xBA\xAC", "\xF0\x9F\x98\x80", "ok"}) {
+            const auto r = at.range(d.text.find(word), word.size()).value();
+            add_token(c, d, static_cast<std::uint32_t>(r.start), static_cast<std::uint32_t>(r.length), 0);
+        }
+    });
+    const DocSlice d = c.docs[0];
+    EXPECT_EQ(std::vector(d.tokens.start.begin(), d.tokens.start.end()), (std::vector<std::uint32_t>{0, 3, 6}));
+    EXPECT_EQ(std::vector(d.tokens.length.begin(), d.tokens.length.end()), (std::vector<std::uint32_t>{2, 2, 2}));
     const Container back = decode(Bytes(encode(c)));
     EXPECT_EQ(back.docs[0].token_text(1), "\xF0\x9F\x98\x80");
     EXPECT_EQ(back.docs[0].token_text(3), std::nullopt);  // no such token

@@ -49,7 +49,7 @@ struct SpanDoc {
 TEST(SpanGroups, DecodesGroupsAndOverlappingSpans) {
     SpanDoc d(std::vector<Grp>{{1, {{0, 2, 4, 0.5f}, {1, 2, 5, 1.0f}}}, {2, {}}});
     Container c = Accept(d.bytes());
-    const Doc& doc = c.docs[0];
+    const DocSlice doc = c.docs[0];
     ASSERT_EQ(doc.spans.size(), 2u);
     EXPECT_EQ(c.strings.view(doc.spans[0].name), "sc");
     ASSERT_EQ(doc.spans[0].spans.size(), 2u);

@@ -57,7 +57,7 @@ void check(bool ok, const std::string& what) {
 ond::Container big(std::uint32_t n) {
     ond::Container c;
     c.crc = true;
-    ond::Doc& d = c.docs.emplace_back();
+    ond::Doc d;
     std::string text;
     std::vector<std::string> words;
     for (int w = 0; w < 4000; ++w) {
@@ -82,6 +82,7 @@ ond::Container big(std::uint32_t n) {
         d.tokens.conf.push_back(1.0f);
     }
     d.set_text(text);
+    c.docs.push_back(d);
     return c;
 }
 

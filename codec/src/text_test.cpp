@@ -31,7 +31,8 @@ TEST(Text, R16_Utf8Text) {
     Container c = Accept(d.c.build());
     EXPECT_EQ(c.docs[0].text, "caf\xC3\xA9 ok");
     EXPECT_EQ(c.docs[0].text_utf16_length, 7u);
-    EXPECT_EQ(c.docs[0].tokens.start, (std::vector<std::uint32_t>{0, 5}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.start.begin(), c.docs[0].tokens.start.end()),
+              (std::vector<std::uint32_t>{0, 5}));
     EXPECT_TRUE(SameBytes(Encode(c), d.c.build()));
 }
 
@@ -77,7 +78,8 @@ TEST(Text, R16_Utf16WithLoneSurrogate) {
     Container c = Accept(bytes);
     EXPECT_EQ(c.docs[0].text, "a\xED\xA0\x80" "b");
     EXPECT_EQ(c.docs[0].text_utf16_length, 3u);
-    EXPECT_EQ(c.docs[0].tokens.start, (std::vector<std::uint32_t>{0, 1, 2}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.start.begin(), c.docs[0].tokens.start.end()),
+              (std::vector<std::uint32_t>{0, 1, 2}));
     EXPECT_TRUE(SameBytes(Encode(c), bytes));
 }
 
@@ -93,7 +95,8 @@ TEST(Text, R16_LeadingByteOrderMarkIsContent) {
     Container c = Accept(d.c.build());
     EXPECT_EQ(c.docs[0].text, "\xEF\xBB\xBFHi");
     EXPECT_EQ(c.docs[0].text_utf16_length, 3u);
-    EXPECT_EQ(c.docs[0].tokens.start, (std::vector<std::uint32_t>{0, 1}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.start.begin(), c.docs[0].tokens.start.end()),
+              (std::vector<std::uint32_t>{0, 1}));
     EXPECT_TRUE(SameBytes(Encode(c), d.c.build()));
     TextDoc u(utf16_text(std::u16string{0xFEFF, u'H', u'i'}), {{0, 1}, {0, 2}});
     EXPECT_TRUE(SameBytes(Encode(Accept(u.c.build())), d.c.build()));
@@ -104,8 +107,10 @@ TEST(Text, R18_OffsetsCountUtf16CodeUnits) {
     TextDoc d(text_content("a\xF0\x9F\x98\x80" "b"), {{0, 1}, {0, 2}, {0, 1}});
     Container c = Accept(d.c.build());
     EXPECT_EQ(c.docs[0].text_utf16_length, 4u);
-    EXPECT_EQ(c.docs[0].tokens.start, (std::vector<std::uint32_t>{0, 1, 3}));
-    EXPECT_EQ(c.docs[0].tokens.length, (std::vector<std::uint32_t>{1, 2, 1}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.start.begin(), c.docs[0].tokens.start.end()),
+              (std::vector<std::uint32_t>{0, 1, 3}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.length.begin(), c.docs[0].tokens.length.end()),
+              (std::vector<std::uint32_t>{1, 2, 1}));
     // Five units would pass the end.
     TextDoc e(text_content("a\xF0\x9F\x98\x80" "b"), {{0, 1}, {0, 2}, {0, 2}});
     EXPECT_TRUE(Rejects(e.c.build(), "tokens.out-of-text", e.tokens_at + e.tok.gap[2]));
@@ -114,14 +119,16 @@ TEST(Text, R18_OffsetsCountUtf16CodeUnits) {
 TEST(Text, R18_TokenMayEndInsideASurrogatePair) {
     TextDoc d(text_content("\xF0\x9F\x98\x80"), {{0, 1}, {0, 1}});
     Container c = Accept(d.c.build());
-    EXPECT_EQ(c.docs[0].tokens.start, (std::vector<std::uint32_t>{0, 1}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.start.begin(), c.docs[0].tokens.start.end()),
+              (std::vector<std::uint32_t>{0, 1}));
     EXPECT_TRUE(SameBytes(Encode(c), d.c.build()));
 }
 
 TEST(Text, R18_TokenMayCoverOnlyWhitespace) {
     TextDoc d(text_content("a   b"), {{0, 1}, {0, 3}, {0, 1}});
     Container c = Accept(d.c.build());
-    EXPECT_EQ(c.docs[0].tokens.length, (std::vector<std::uint32_t>{1, 3, 1}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.length.begin(), c.docs[0].tokens.length.end()),
+              (std::vector<std::uint32_t>{1, 3, 1}));
 }
 
 TEST(Text, R8_TextSectionWithOnlyTheEncodingByte) {

@@ -44,10 +44,10 @@ TEST(Tokens, DecodesEveryColumn) {
     TokDoc d(toks, std::vector<float>{0.25f, 1.0f}, "Hello world",
              {"hello", "hi", "INTJ", "UH", "ROOT", "Mood=Ind", "world"});
     Container c = Accept(d.bytes());
-    const Tokens& t = c.docs[0].tokens;
+    const TokenSlice t = c.docs[0].tokens;
     ASSERT_EQ(t.size(), 2u);
-    EXPECT_EQ(t.start, (std::vector<std::uint32_t>{0, 6}));
-    EXPECT_EQ(t.length, (std::vector<std::uint32_t>{5, 5}));
+    EXPECT_EQ(std::vector(t.start.begin(), t.start.end()), (std::vector<std::uint32_t>{0, 6}));
+    EXPECT_EQ(std::vector(t.length.begin(), t.length.end()), (std::vector<std::uint32_t>{5, 5}));
     EXPECT_EQ(c.strings.view(t.column(TokenColumn::norm)[0]), "hello");
     EXPECT_EQ(c.strings.view(t.column(TokenColumn::lemma)[0]), "hi");
     EXPECT_EQ(c.strings.view(t.column(TokenColumn::pos)[0]), "INTJ");
@@ -57,8 +57,9 @@ TEST(Tokens, DecodesEveryColumn) {
     EXPECT_EQ(c.strings.view(t.column(TokenColumn::norm)[1]), "world");
     EXPECT_EQ(c.strings.view(t.column(TokenColumn::lemma)[1]), "hi");
     EXPECT_EQ(t.column(TokenColumn::pos)[1], 0u);
-    EXPECT_EQ(t.head, (std::vector<std::int32_t>{1, 1}));  // absolute: token 1 is the root
-    EXPECT_EQ(t.sent, (std::vector<Sentence>{Sentence::start, Sentence::inside}));
+    EXPECT_EQ(std::vector(t.head.begin(), t.head.end()),
+              (std::vector<std::int32_t>{1, 1}));  // absolute: token 1 is the root
+    EXPECT_EQ(std::vector(t.sent.begin(), t.sent.end()), (std::vector<Sentence>{Sentence::start, Sentence::inside}));
     EXPECT_EQ(float_bits(t.conf[0]), float_bits(0.25f));
     EXPECT_EQ(float_bits(t.conf[1]), 0x3F800000u);
     // The table is not in first-use order (W3: all norms come before any lemma), so the
@@ -159,8 +160,10 @@ TEST(Tokens, R18_StartArithmeticDoesNotWrap) {
 TEST(Tokens, R18_GapsAreFromThePreviousEnd) {
     TokDoc d({{2, 2}, {0, 1}, {3, 2}}, {}, "  ab c   de");
     Container c = Accept(d.bytes());
-    EXPECT_EQ(c.docs[0].tokens.start, (std::vector<std::uint32_t>{2, 4, 8}));
-    EXPECT_EQ(c.docs[0].tokens.length, (std::vector<std::uint32_t>{2, 1, 2}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.start.begin(), c.docs[0].tokens.start.end()),
+              (std::vector<std::uint32_t>{2, 4, 8}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.length.begin(), c.docs[0].tokens.length.end()),
+              (std::vector<std::uint32_t>{2, 1, 2}));
 }
 
 // ---- R19 ---------------------------------------------------------------------------------
@@ -193,7 +196,8 @@ TEST(Tokens, R19_CyclesAndMultipleRootsAreValid) {
     std::vector<Tok> toks = {{0, 1, {}, 1}, {0, 1, {}, -1}, {0, 1, {}, 0}, {0, 1, {}, 0}};
     TokDoc d(toks, {}, "abcd");
     Container c = Accept(d.bytes());
-    EXPECT_EQ(c.docs[0].tokens.head, (std::vector<std::int32_t>{1, 0, 2, 3}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.head.begin(), c.docs[0].tokens.head.end()),
+              (std::vector<std::int32_t>{1, 0, 2, 3}));
     EXPECT_TRUE(SameBytes(Encode(c), d.bytes()));
 }
 
@@ -204,7 +208,8 @@ TEST(Tokens, R2_HeadDeltasAreZigZag) {
     EXPECT_EQ(d.c.build()[d.tokens_at + d.l.head[0]], 6);
     EXPECT_EQ(d.c.build()[d.tokens_at + d.l.head[3]], 5);
     Container c = Accept(d.bytes());
-    EXPECT_EQ(c.docs[0].tokens.head, (std::vector<std::int32_t>{3, 1, 2, 0}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.head.begin(), c.docs[0].tokens.head.end()),
+              (std::vector<std::int32_t>{3, 1, 2, 0}));
 }
 
 // ---- R20 ---------------------------------------------------------------------------------
@@ -283,7 +288,8 @@ TEST(Tokens, R21_ModeZeroMeansAllOne) {
 TEST(Tokens, R21_ModeOneAllOneIsNonCanonical) {
     TokDoc d(hello_tokens(), std::vector<float>{1.0f, 1.0f});
     Container c = Accept(d.bytes());
-    EXPECT_EQ(c.docs[0].tokens.conf, (std::vector<float>{1.0f, 1.0f}));
+    EXPECT_EQ(std::vector(c.docs[0].tokens.conf.begin(), c.docs[0].tokens.conf.end()),
+              (std::vector<float>{1.0f, 1.0f}));
     EXPECT_TRUE(SameBytes(Encode(c), HelloOndc().c.build()));
 }
 
@@ -380,7 +386,8 @@ TEST(Tokens, R1_OverlongVarintsAreNonCanonical) {
     c.add(2, text_content("Hello world"));
     c.add(3, raw);
     Container got = Accept(c.build());
-    EXPECT_EQ(got.docs[0].tokens.length, (std::vector<std::uint32_t>{5, 5}));
+    EXPECT_EQ(std::vector(got.docs[0].tokens.length.begin(), got.docs[0].tokens.length.end()),
+              (std::vector<std::uint32_t>{5, 5}));
     EXPECT_TRUE(SameBytes(Encode(got), HelloOndc().c.build()));
 }
 

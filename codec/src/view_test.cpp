@@ -114,26 +114,28 @@ TEST(DocView, TokenViewsKeptPastTheirLoopStillGiveTheirText) {
 TEST(DocView, OutOfOrderTokensStillGetTheirText) {
     // Hand-built (the writer would refuse the order), so the walk has to go back.
     Container c = ondc("東京 😀 ok");
-    Doc& d = c.docs[0];
-    add_token(c, d, 6, 2, 0);  // "ok"
-    add_token(c, d, 0, 2, 0);  // "東京"
-    add_token(c, d, 3, 2, 0);  // "😀"
-    add_token(c, d, 0, 1, 0);  // "東"
-    add_token(c, d, 7, 5, 0);  // past the end of the text: only "k"
+    c.docs.edit(0, [&](Doc& d) {
+        add_token(c, d, 6, 2, 0);  // "ok"
+        add_token(c, d, 0, 2, 0);  // "東京"
+        add_token(c, d, 3, 2, 0);  // "😀"
+        add_token(c, d, 0, 1, 0);  // "東"
+        add_token(c, d, 7, 5, 0);  // past the end of the text: only "k"
+    });
     EXPECT_EQ(texts_of(c.doc(0)), (std::vector<std::string>{"ok", "東京", "😀", "東", "k"}));
     EXPECT_EQ(c.doc(0)[4].exact_text(), std::nullopt);
 }
 
 TEST(DocView, EntitiesCategoriesAndSpanGroups) {
     Container c = ondc("Apple buys a startup in 東京.");
-    Doc& d = c.docs[0];
-    for (auto [s, n] : {std::pair{0, 5}, {6, 4}, {11, 1}, {13, 7}, {21, 2}, {24, 2}, {26, 1}})
-        add_token(c, d, static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(n), 0);
-    d.has_ents = true;
-    d.ents = {{0, 1, c.strings.intern("ORG"), 0.75f}, {5, 2, c.strings.intern("GPE"), 1.0f}};
-    d.has_cats = true;
-    d.cats = {{c.strings.intern("news"), 0.9f}, {c.strings.intern("tech"), 0.5f}};
-    d.spans = {{c.strings.intern("np"), {{2, 2, c.strings.intern("NP"), 1.0f}}}};
+    c.docs.edit(0, [&](Doc& d) {
+        for (auto [s, n] : {std::pair{0, 5}, {6, 4}, {11, 1}, {13, 7}, {21, 2}, {24, 2}, {26, 1}})
+            add_token(c, d, static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(n), 0);
+        d.has_ents = true;
+        d.ents = {{0, 1, c.strings.intern("ORG"), 0.75f}, {5, 2, c.strings.intern("GPE"), 1.0f}};
+        d.has_cats = true;
+        d.cats = {{c.strings.intern("news"), 0.9f}, {c.strings.intern("tech"), 0.5f}};
+        d.spans = {{c.strings.intern("np"), {{2, 2, c.strings.intern("NP"), 1.0f}}}};
+    });
 
     const DocView doc = c.doc(0);
     ASSERT_EQ(doc.ents().size(), 2u);
@@ -193,9 +195,11 @@ TEST(DocView, EntityAndSpanTextsOfTheCorpusDocuments) {
 
 TEST(DocView, RangesOutliveTheViewTheyCameFrom) {
     Container c = ondc("a b");
-    add_token(c, c.docs[0], 0, 1, 0);
-    c.docs[0].has_ents = true;
-    c.docs[0].ents = {{0, 1, c.strings.intern("X"), 1.0f}};
+    c.docs.edit(0, [&](Doc& d) {
+        add_token(c, d, 0, 1, 0);
+        d.has_ents = true;
+        d.ents = {{0, 1, c.strings.intern("X"), 1.0f}};
+    });
     std::vector<std::string> labels;
     for (EntityView e : c.doc(0).ents()) labels.emplace_back(e.label());  // c.doc(0) is a temporary
     EXPECT_EQ(labels, std::vector<std::string>{"X"});
@@ -206,7 +210,9 @@ TEST(DocView, AContainersDocumentsAsViews) {
     ASSERT_EQ(c.docs.size(), 3u);
     std::size_t n = 0, tokens = 0;
     for (DocView doc : c.doc_views()) {
-        EXPECT_EQ(&doc.doc(), &c.docs[n]);
+        EXPECT_EQ(doc.index(), n);  // a view of the container's own document n, not a copy
+        EXPECT_EQ(doc.slice().text.data(), c.docs[n].text.data());
+        EXPECT_EQ(doc.slice().tokens.start.data(), c.docs[n].tokens.start.data());
         EXPECT_EQ(&doc.strings(), &c.strings);
         tokens += doc.size();
         ++n;

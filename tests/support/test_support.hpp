@@ -400,8 +400,9 @@ inline std::vector<std::uint8_t> Encode(const Container& c) { return to_u8(encod
 inline Container ondc(std::string_view text_wtf8) {
     Container c;
     c.format = Format::ondc;
-    c.docs.emplace_back();
-    c.docs[0].set_text(text_wtf8);
+    Doc d;
+    d.set_text(text_wtf8);
+    c.docs.push_back(d);
     return c;
 }
 
