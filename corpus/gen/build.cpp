@@ -18,11 +18,13 @@ Container ondb(bool crc) {
     return c;
 }
 
-Doc& add_doc(Container& c, std::string_view text) {
-    Doc& d = c.docs.emplace_back();
+Doc new_doc(std::string_view text) {
+    Doc d;
     d.set_text(text);
     return d;
 }
+
+void add_doc(Container& c, std::string_view text) { c.docs.push_back(new_doc(text)); }
 
 void add_token(Container& c, Doc& d, std::uint32_t start, std::uint32_t length, const Attrs& a, std::int32_t head,
                Sentence sent, float conf) {
@@ -103,6 +105,12 @@ void tokenize(Container& c, Doc& d, const Annot& a) {
     }
 }
 
+void add_tokenized(Container& c, std::string_view text, const Annot& a) {
+    Doc d = new_doc(text);
+    tokenize(c, d, a);
+    c.docs.push_back(d);
+}
+
 void add_ent(Container& c, Doc& d, std::uint32_t start, std::uint32_t length, std::string_view label, float conf) {
     d.has_ents = true;
     d.ents.push_back(Entity{start, length, c.strings.intern(label), conf});
@@ -128,7 +136,7 @@ std::string wtf8(std::u16string_view units) { return unicode::wtf8_from_utf16(un
 
 Container sample(bool crc) {
     Container c = ondc(crc);
-    Doc& d = add_doc(c, "Ada Lovelace met Charles Babbage in London. They wrote notes.");
+    Doc d = new_doc("Ada Lovelace met Charles Babbage in London. They wrote notes.");
     tokenize(c, d, Annot{true, true, true, true, 7});
     add_ent(c, d, 0, 2, "PERSON", 0.9375f);
     add_ent(c, d, 3, 2, "PERSON", 0.875f);
@@ -140,13 +148,13 @@ Container sample(bool crc) {
     add_span(c, g, 1, 4, "EVENT", 0.25f);
     SpanGroup& g2 = add_group(c, d, "quotes");
     add_span(c, g2, 7, 3, "CLAIM", 1.0f);
+    c.docs.push_back(d);
     return c;
 }
 
 Container plain(std::string_view text, bool crc, const Annot& a) {
     Container c = ondc(crc);
-    Doc& d = add_doc(c, text);
-    tokenize(c, d, a);
+    add_tokenized(c, text, a);
     return c;
 }
 

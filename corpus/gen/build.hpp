@@ -25,8 +25,11 @@ public:
 Container ondc(bool crc = false);
 Container ondb(bool crc = false);
 
+// A standalone document with this text (WTF-8) and no tokens: fill it, then add it with
+// c.docs.push_back (a container stores its documents in shared columns, see ond::DocList).
+Doc new_doc(std::string_view text);
 // Adds a document with this text (WTF-8) and no tokens.
-Doc& add_doc(Container& c, std::string_view text);
+void add_doc(Container& c, std::string_view text);
 
 struct Attrs {
     std::string_view norm, lemma, pos, tag, dep, morph;
@@ -49,6 +52,8 @@ struct Annot {
 
 // Tokens over each run of non-space code units of the text, with annotations as asked.
 void tokenize(Container& c, Doc& d, const Annot& a = {});
+// Adds a document with this text, tokenized as asked.
+void add_tokenized(Container& c, std::string_view text, const Annot& a = {});
 
 void add_ent(Container& c, Doc& d, std::uint32_t start, std::uint32_t length, std::string_view label,
              float conf = 1.0f);

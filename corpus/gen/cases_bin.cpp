@@ -6,11 +6,12 @@ namespace ond::corpus::gen {
 namespace {
 Container bin3(bool crc = false) {
     Container b = ondb(crc);
-    tokenize(b, add_doc(b, "First record here."), Annot{});
-    Doc& d2 = add_doc(b, "Second record, with an entity: Paris.");
+    add_tokenized(b, "First record here.", Annot{});
+    Doc d2 = new_doc("Second record, with an entity: Paris.");
     tokenize(b, d2, Annot{true, true, true, true, 3});
     add_ent(b, d2, 5, 1, "GPE", 0.5f);
-    tokenize(b, add_doc(b, "Third."), Annot{});
+    b.docs.push_back(d2);
+    add_tokenized(b, "Third.", Annot{});
     return b;
 }
 }  // namespace
@@ -23,28 +24,30 @@ void add_bin_cases(Registry& r) {
     r.valid("three-records-crc", {"R11", "R7", "W5"}, "the same bin with a CRC-32 trailer", bin3(true));
     {
         Container one = ondb();
-        tokenize(one, add_doc(one, "Only one."), Annot{});
+        add_tokenized(one, "Only one.", Annot{});
         r.valid("one-record", {"R11"}, "a bin of one record", one);
         Container empties = ondb();
         add_doc(empties, "");
         add_doc(empties, "");
         r.valid("empty-records", {"R11", "R10"}, "two records with empty text and no tokens", empties);
         Container ann = ondb();
-        Doc& d = add_doc(ann, "a b");
+        Doc d = new_doc("a b");
         tokenize(ann, d, Annot{false, false, false, false, 1});
         d.has_ents = true;
+        ann.docs.push_back(d);
         add_doc(ann, "c");
         r.valid("annotation-per-record", {"R11", "W2"}, "record 0 has section 4 with no entities, record 1 has none", ann);
         Container shared = ondb();
         for (int i = 0; i < 4; ++i) {
-            Doc& di = add_doc(shared, "Berlin Berlin");
+            Doc di = new_doc("Berlin Berlin");
             tokenize(shared, di, Annot{true, false, true, false, 1});
             add_ent(shared, di, static_cast<std::uint32_t>(i % 2), 1, "GPE");
+            shared.docs.push_back(di);
         }
         r.valid("shared-strings", {"R11", "W3"}, "four records using the same strings: each stored once", shared);
         Container lone = ondb();
-        tokenize(lone, add_doc(lone, wtf8(u"x \xD800 y")), Annot{});
-        tokenize(lone, add_doc(lone, "plain"), Annot{});
+        add_tokenized(lone, wtf8(u"x \xD800 y"), Annot{});
+        add_tokenized(lone, "plain", Annot{});
         r.valid("utf16-record-text", {"R11", "R16", "W1"}, "a record whose text has a lone surrogate (encoding 1)", lone);
     }
 

@@ -9,25 +9,31 @@ void add_categories_cases(Registry& r) {
 
     {
         Container c = counted(2);
-        c.docs[0].has_cats = true;
+        c.docs.edit(0, [](Doc& d) { d.has_cats = true; });
         r.valid("set-empty", {"R23", "W2"}, "section 6 with count 0: categories set, none given", c);
         r.valid("not-set", {"R23", "W2"}, "no section 6: cats is null", counted(2));
         Container one = empty_doc();
-        add_cat(one, one.docs[0], "spam", 1.0f);
+        one.docs.edit(0, [&](Doc& d) { add_cat(one, d, "spam", 1.0f); });
         r.valid("in-document-without-tokens", {"R23"}, "a category on a document with no tokens", one);
         Container edge = counted(1);
-        add_cat(edge, edge.docs[0], "zero", 0.0f);
-        add_cat(edge, edge.docs[0], "one", 1.0f);
-        add_cat(edge, edge.docs[0], "negzero", -0.0f);
-        add_cat(edge, edge.docs[0], "tiny", raw::bits_float(1));
+        edge.docs.edit(0, [&](Doc& d) {
+            add_cat(edge, d, "zero", 0.0f);
+            add_cat(edge, d, "one", 1.0f);
+            add_cat(edge, d, "negzero", -0.0f);
+            add_cat(edge, d, "tiny", raw::bits_float(1));
+        });
         r.valid("score-edges", {"R23", "R4"}, "scores 0, 1, -0.0 and the smallest subnormal", edge);
         Container order = counted(1);
-        add_cat(order, order.docs[0], "zeta", 0.5f);
-        add_cat(order, order.docs[0], "alpha", 0.5f);
+        order.docs.edit(0, [&](Doc& d) {
+            add_cat(order, d, "zeta", 0.5f);
+            add_cat(order, d, "alpha", 0.5f);
+        });
         r.valid("order-kept", {"R23"}, "categories keep the order written, not sorted", order);
         Container shared = counted(2);
-        add_ent(shared, shared.docs[0], 0, 1, "ORG");
-        add_cat(shared, shared.docs[0], "ORG", 0.125f);
+        shared.docs.edit(0, [&](Doc& d) {
+            add_ent(shared, d, 0, 1, "ORG");
+            add_cat(shared, d, "ORG", 0.125f);
+        });
         r.valid("label-shared-with-entity", {"R23", "W3"}, "a category label that is also an entity label is stored once", shared);
     }
     r.valid("two", {"R23"}, "two categories", s);

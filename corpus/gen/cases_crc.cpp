@@ -13,8 +13,8 @@ void add_crc_cases(Registry& r) {
     r.valid("tiny-with-crc", {"R7", "L6", "W5"}, "a two-token document with a correct CRC-32 trailer", t);
     r.valid("sample-with-crc", {"R7", "L6", "W5"}, "a document with every section and a CRC-32 trailer", s);
     Container b = ondb(true);
-    tokenize(b, add_doc(b, "One bin."), Annot{});
-    tokenize(b, add_doc(b, "Two docs here."), Annot{});
+    add_tokenized(b, "One bin.", Annot{});
+    add_tokenized(b, "Two docs here.", Annot{});
     r.valid("bin-with-crc", {"R7", "L6", "W5"}, "a two-record ONDB with a CRC-32 trailer", b);
     r.valid("sample-without-crc", {"R7", "W5"}, "the same document as sample-with-crc, flags = 0 and no trailer", sample(false));
 

@@ -23,7 +23,7 @@ Container realistic(Container c, std::size_t first, std::size_t count, std::uint
         if (i) text += "\n";
         text += paragraphs[(first + i) % 6];
     }
-    Doc& d = add_doc(c, text);
+    Doc d = new_doc(text);
     tokenize(c, d, Annot{true, true, true, true, seed});
     Rng rng(seed * 31 + 7);
     const auto n = static_cast<std::uint32_t>(d.tokens.size());
@@ -57,6 +57,7 @@ Container realistic(Container c, std::size_t first, std::size_t count, std::uint
         }
         add_group(c, d, "empty");
     }
+    c.docs.push_back(d);
     return c;
 }
 }  // namespace
@@ -74,10 +75,11 @@ void add_document_cases(Registry& r) {
     r.valid("emoji-heavy", {"R16", "R18"}, "a document dominated by non-BMP characters", realistic(ondc(), 4, 12, 4, false, true));
     r.valid("lone-surrogates-everywhere", {"R5", "R16", "W1"}, "text and attributes with unpaired surrogates (UTF-16 storage)", [] {
         Container c = ondc();
-        Doc& d = add_doc(c, wtf8(u"broken \xD83D text \xDE00 here."));
+        Doc d = new_doc(wtf8(u"broken \xD83D text \xDE00 here."));
         tokenize(c, d, Annot{true, true, true, false, 5});
         add_ent(c, d, 1, 1, wtf8(u"LBL\xDBFF"));
         add_cat(c, d, wtf8(u"\xDC00"), 0.5f);
+        c.docs.push_back(d);
         return c;
     }());
     {
@@ -95,15 +97,15 @@ void add_document_cases(Registry& r) {
     }
     r.valid("no-confidences", {"R21", "W4"}, "a realistic document whose confidences are all 1.0 (mode 0)", [] {
         Container c = ondc();
-        Doc& d = add_doc(c, paragraphs[0]);
-        tokenize(c, d, Annot{true, true, true, false, 9});
+        add_tokenized(c, paragraphs[0], Annot{true, true, true, false, 9});
         return c;
     }());
     r.valid("sparse-attributes", {"R13", "W3"}, "only some attribute columns set: unset ones are index 0", [] {
         Container c = ondc();
-        Doc& d = add_doc(c, paragraphs[1]);
+        Doc d = new_doc(paragraphs[1]);
         tokenize(c, d, Annot{false, true, true, false, 10});
         for (std::size_t i = 0; i < d.tokens.size(); i += 2) d.tokens.attrs[2][i] = c.strings.intern("X");
+        c.docs.push_back(d);
         return c;
     }());
 }

@@ -9,10 +9,10 @@ void add_entities_cases(Registry& r) {
 
     {
         Container c = counted(4);
-        c.docs[0].has_ents = true;
+        c.docs.edit(0, [](Doc& d) { d.has_ents = true; });
         r.valid("annotated-none", {"R22", "W2"}, "section 4 with count 0: entity annotation set, no entities", c);
         Container z = empty_doc();
-        z.docs[0].has_ents = true;
+        z.docs.edit(0, [](Doc& d) { d.has_ents = true; });
         r.noncanonical("annotated-none-no-tokens", {"R22", "W2"},
                        "section 4 with count 0 in a document without tokens (a writer leaves it out); ents [] or null",
                        edit(empty_doc(), [](raw::Canon& k) { k.docs[0].ents = raw::REnts{}; }), z);
@@ -21,21 +21,23 @@ void add_entities_cases(Registry& r) {
     r.valid("three", {"R22"}, "three entities with gaps 0, 1 and 1", s);
     {
         Container c = counted(4);
-        add_ent(c, c.docs[0], 0, 1, "A");
-        add_ent(c, c.docs[0], 1, 1, "B");
-        add_ent(c, c.docs[0], 2, 2, "A");
+        c.docs.edit(0, [&](Doc& d) {
+            add_ent(c, d, 0, 1, "A");
+            add_ent(c, d, 1, 1, "B");
+            add_ent(c, d, 2, 2, "A");
+        });
         r.valid("adjacent", {"R22"}, "entities that touch (gap 0) do not overlap", c);
         Container w = counted(4);
-        add_ent(w, w.docs[0], 0, 4, "WHOLE", 0.5f);
+        w.docs.edit(0, [&](Doc& d) { add_ent(w, d, 0, 4, "WHOLE", 0.5f); });
         r.valid("whole-document", {"R22", "L5"}, "one entity over all tokens: its end equals n", w);
         Container e = counted(4);
-        add_ent(e, e.docs[0], 3, 1, "LAST", 0.0f);
+        e.docs.edit(0, [&](Doc& d) { add_ent(e, d, 3, 1, "LAST", 0.0f); });
         r.valid("last-token-confidence-zero", {"R22", "R3"}, "an entity on the last token with confidence 0", e);
         Container nz = counted(2);
-        add_ent(nz, nz.docs[0], 0, 1, "NEG", -0.0f);
+        nz.docs.edit(0, [&](Doc& d) { add_ent(nz, d, 0, 1, "NEG", -0.0f); });
         r.valid("confidence-negative-zero", {"R22", "R3"}, "an entity confidence of -0.0 (bits 0x80000000 kept)", nz);
         Container sub = counted(2);
-        add_ent(sub, sub.docs[0], 1, 1, "SUB", raw::bits_float(1));
+        sub.docs.edit(0, [&](Doc& d) { add_ent(sub, d, 1, 1, "SUB", raw::bits_float(1)); });
         r.valid("confidence-subnormal", {"R22", "R3"}, "an entity confidence of the smallest subnormal", sub);
     }
 

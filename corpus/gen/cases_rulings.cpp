@@ -35,15 +35,18 @@ std::string respell(const Container& c, const std::string& from, const std::stri
 Container with_sentences(std::initializer_list<Sentence> values) {
     Container c = counted(static_cast<std::uint32_t>(values.size()));
     std::size_t i = 0;
-    for (Sentence s : values) c.docs[0].tokens.sent[i++] = s;
+    c.docs.edit(0, [&](Doc& d) {
+        for (Sentence s : values) d.tokens.sent[i++] = s;
+    });
     return c;
 }
 
 // One token "x" whose norm is `norm` (WTF-8).
 Container one_norm(const std::string& norm) {
     Container c = ondc();
-    Doc& d = add_doc(c, "x");
+    Doc d = new_doc("x");
     add_token(c, d, 0, 1, Attrs{norm}, -1, Sentence::start);
+    c.docs.push_back(d);
     return c;
 }
 
@@ -57,8 +60,8 @@ void several_faults(Registry& r) {
               edit_with_crc(t, head_out, trailer_of(tb) ^ 1u), "tokens.head-out-of-range");
     {
         Container b = ondb(true);
-        tokenize(b, add_doc(b, "First record."), Annot{});
-        tokenize(b, add_doc(b, "Second one."), Annot{});
+        add_tokenized(b, "First record.", Annot{});
+        add_tokenized(b, "Second one.", Annot{});
         r.invalid("several-faults-bin-record-before-crc", {"R28", "R7", "R27"},
                   "record 1 has a head out of range and the trailer is wrong: the record's fault comes first",
                   edit_with_crc(b, [](raw::Canon& k) { k.docs[1].tokens->head[0] = SV(9); }, 0),
@@ -111,17 +114,21 @@ void several_faults(Registry& r) {
 void entities_given_unordered(Registry& r) {
     r.area("encode");
     Container apart = counted(4);
-    add_ent(apart, apart.docs[0], 2, 2, "B");
-    add_ent(apart, apart.docs[0], 0, 1, "A");
+    apart.docs.edit(0, [&](Doc& d) {
+        add_ent(apart, d, 2, 2, "B");
+        add_ent(apart, d, 0, 1, "A");
+    });
     r.refuse("entities-reversed-apart", {"R28", "R22"},
              "two entities that do not overlap, given last one first: refused, not sorted", apart, "content.entity-order");
     Container none = empty_doc();
-    add_ent(none, none.docs[0], 0, 1, "X");
+    none.docs.edit(0, [&](Doc& d) { add_ent(none, d, 0, 1, "X"); });
     r.refuse("entity-without-tokens", {"R28", "R22"}, "an entity [0, 1) in a document without tokens", none,
              "content.entity-out-of-range");
     Container past = counted(3);
-    add_ent(past, past.docs[0], 0, 1, "A");
-    add_ent(past, past.docs[0], 3, 1, "B");
+    past.docs.edit(0, [&](Doc& d) {
+        add_ent(past, d, 0, 1, "A");
+        add_ent(past, d, 3, 1, "B");
+    });
     r.refuse("entity-starts-at-n", {"R28", "R22"}, "an entity starting at token n (past the tokens)", past,
              "content.entity-out-of-range");
 }
@@ -135,7 +142,7 @@ void sentence_bits_without_grammar(Registry& r) {
             with_sentences({Sentence::start, Sentence::start, Sentence::start}));
     r.area("entities");
     Container c = with_sentences({Sentence::start, Sentence::inside, Sentence::start, Sentence::inside});
-    add_ent(c, c.docs[0], 1, 2, "CROSS");
+    c.docs.edit(0, [&](Doc& d) { add_ent(c, d, 1, 2, "CROSS"); });
     r.valid("crossing-sentences", {"R28", "R22", "R20"}, "an entity over tokens 1 and 2 across a sentence start", c);
 }
 
@@ -144,12 +151,13 @@ void leading_bom(Registry& r) {
     r.area("string");
     {
         Container c = ondc();
-        Doc& d = add_doc(c, bom + "Hi");
+        Doc d = new_doc(bom + "Hi");
         add_token(c, d, 0, 3, Attrs{bom + "hi", bom + "lemma", bom + "INTJ", bom + "UH", bom + "root", bom + "X=1"}, -1,
                   Sentence::start);
         add_ent(c, d, 0, 1, bom + "PER", 0.5f);
         add_cat(c, d, bom + "greeting", 0.25f);
         add_span(c, add_group(c, d, bom + "sc"), 0, 1, bom + "ALL");
+        c.docs.push_back(d);
         r.valid("leading-bom-in-every-string", {"R28", "R5", "R16"},
                 "text, attributes, entity and category labels, group name and span label each start with U+FEFF", c);
     }
@@ -181,50 +189,50 @@ void json_floats(Registry& r) {
     const float inf = raw::bits_float(0x7F800000u);
     {
         Container c = tiny();
-        c.docs[0].tokens.conf[0] = inf;
+        c.docs.edit(0, [&](Doc& d) { d.tokens.conf[0] = inf; });
         r.refuse("json-confidence-float-max-half-ulp", {"R28", "R3"},
                  "a token confidence written FLT_MAX + 1/2 ulp in JSON: it rounds to +inf, an invalid confidence", c,
                  "content.confidence-out-of-range");
         r.spell_content(respell(c, R"({"f32bits":2139095040})", "340282356779733661637539395458142568448"));
         Container e = tiny();
-        add_ent(e, e.docs[0], 0, 1, "X", inf);
+        e.docs.edit(0, [&](Doc& d) { add_ent(e, d, 0, 1, "X", inf); });
         r.refuse("json-entity-confidence-1e39", {"R28", "R3"}, "an entity confidence of 1e39 in JSON: +inf", e,
                  "content.confidence-out-of-range");
         r.spell_content(respell(e, R"({"f32bits":2139095040})", "1e39"));
     }
     {
         Container c = tiny();
-        c.docs[0].tokens.conf[0] = raw::bits_float(0x3F000001u);
+        c.docs.edit(0, [](Doc& d) { d.tokens.conf[0] = raw::bits_float(0x3F000001u); });
         r.encode("json-float-rounds-up", {"R28", "R3", "W4"},
                  "a confidence just above the tie between 0.5 and the next float reads as the next float", c);
         r.spell_content(respell(c, "\"conf\":0.50000006", "\"conf\":0.500000029802322387695312500001"));
         Container h = tiny();
-        h.docs[0].tokens.conf[0] = 0.5f;
+        h.docs.edit(0, [](Doc& d) { d.tokens.conf[0] = 0.5f; });
         r.encode("json-float-tie-to-even", {"R28", "R3", "W4"},
                  "a confidence exactly between 0.5 and the next float reads as 0.5 (ties to even)", h);
         r.spell_content(respell(h, "\"conf\":0.5", "\"conf\":0.5000000298023223876953125"));
         Container z = tiny();
-        z.docs[0].tokens.conf[1] = 0.0f;
+        z.docs.edit(0, [](Doc& d) { d.tokens.conf[1] = 0.0f; });
         r.encode("json-float-underflows-to-zero", {"R28", "R3", "W4"}, "a confidence of 1e-50 reads as 0", z);
         r.spell_content(respell(z, "\"conf\":0.0", "\"conf\":1e-50"));
     }
     {
         Container c = tiny();
-        c.docs[0].tokens.conf[1] = 0.5f;
+        c.docs.edit(0, [](Doc& d) { d.tokens.conf[1] = 0.5f; });
         r.encode("json-f32bits-confidence", {"R28", "R3", "W4"}, "a token confidence given as {\"f32bits\": 1056964608}, 0.5",
                  c);
         r.spell_content(respell(c, "\"conf\":0.5", R"("conf":{"f32bits":1056964608})"));
         Container n = tiny();
-        n.docs[0].tokens.conf[0] = raw::bits_float(0x7FC00000u);
+        n.docs.edit(0, [](Doc& d) { d.tokens.conf[0] = raw::bits_float(0x7FC00000u); });
         r.refuse("json-f32bits-nan-confidence", {"R28", "R3"}, "a token confidence given as the NaN pattern 0x7FC00000", n,
                  "content.confidence-out-of-range");
         Container s = sample();
-        s.docs[0].cats[1].score = raw::bits_float(0x7FC00000u);
+        s.docs.edit(0, [](Doc& d) { d.cats[1].score = raw::bits_float(0x7FC00000u); });
         r.encode_impl("category-score-nan", {"R28", "R4"},
                       "a category score given as the NaN pattern: a writer that accepts writes its bits as they are", s,
                       "content.score-out-of-range");
         Container big = sample();
-        big.docs[0].cats[0].score = inf;
+        big.docs.edit(0, [&](Doc& d) { d.cats[0].score = inf; });
         r.encode_impl("category-score-1e39", {"R28", "R4"},
                       "a category score of 1e39 in JSON (+inf): a writer that accepts writes 0x7F800000", big,
                       "content.score-out-of-range");
@@ -235,7 +243,7 @@ void json_floats(Registry& r) {
 void crc_byte_order(Registry& r) {
     r.area("crc");
     Container b = ondb(true);
-    tokenize(b, add_doc(b, "Bin with a trailer."), Annot{});
+    add_tokenized(b, "Bin with a trailer.", Annot{});
     const Buf bb = canonical(b);
     r.invalid("bin-big-endian", {"R28", "R7", "L6"}, "an ONDB whose right CRC-32 is stored big-endian",
               edit_spec(b, [v = bswap(trailer_of(bb))](raw::ContainerSpec& x) { x.crc_value = v; }), "crc.mismatch");
@@ -244,10 +252,11 @@ void crc_byte_order(Registry& r) {
 void odd_tables(Registry& r) {
     r.area("table");
     Container c = ondc();
-    Doc& d = add_doc(c, "a b");
+    Doc d = new_doc("a b");
     add_token(c, d, 0, 1, Attrs{"a"}, -1, Sentence::start);
     add_token(c, d, 2, 1, Attrs{"b"}, 0, Sentence::inside);
     add_ent(c, d, 1, 1, "b");
+    c.docs.push_back(d);
     r.noncanonical("every-oddity-at-once", {"R28", "R14", "L3"},
                    "a stored empty string, an unused copy of 'b', an unused string, then 'a' and 'b' out of first-use "
                    "order; a reader checks none of this",

@@ -10,31 +10,39 @@ void add_spans_cases(Registry& r) {
     r.valid("two-groups", {"R24", "W2"}, "two groups, spans overlapping inside the first", s);
     {
         Container c = counted(3);
-        add_group(c, c.docs[0], "empty");
+        c.docs.edit(0, [&](Doc& d) { add_group(c, d, "empty"); });
         r.valid("group-without-spans", {"R24"}, "a group with zero spans is kept", c);
         Container o = counted(5);
-        SpanGroup& g = add_group(o, o.docs[0], "ov");
-        add_span(o, g, 0, 5, "ALL");
-        add_span(o, g, 0, 5, "ALL");
-        add_span(o, g, 4, 1, "LAST", 0.0f);
-        add_span(o, g, 1, 2, "MID", -0.0f);
+        o.docs.edit(0, [&](Doc& d) {
+            SpanGroup& g = add_group(o, d, "ov");
+            add_span(o, g, 0, 5, "ALL");
+            add_span(o, g, 0, 5, "ALL");
+            add_span(o, g, 4, 1, "LAST", 0.0f);
+            add_span(o, g, 1, 2, "MID", -0.0f);
+        });
         r.valid("overlap-duplicates-unsorted", {"R24"}, "identical and unsorted spans are kept as written", o);
         Container e = counted(5);
-        SpanGroup& ge = add_group(e, e.docs[0], "edge");
-        add_span(e, ge, 4, 1, "END");
+        e.docs.edit(0, [&](Doc& d) {
+            SpanGroup& ge = add_group(e, d, "edge");
+            add_span(e, ge, 4, 1, "END");
+        });
         r.valid("span-ends-at-n", {"R24"}, "a span on the last token: start + length = n", e);
         Container m = counted(2);
-        for (int i = 0; i < 5; ++i) {
-            SpanGroup& gi = add_group(m, m.docs[0], "g" + std::to_string(i));
-            add_span(m, gi, static_cast<std::uint32_t>(i % 2), 1, "L" + std::to_string(i % 3), 0.125f * static_cast<float>(i));
-        }
+        m.docs.edit(0, [&](Doc& d) {
+            for (int i = 0; i < 5; ++i) {
+                SpanGroup& gi = add_group(m, d, "g" + std::to_string(i));
+                add_span(m, gi, static_cast<std::uint32_t>(i % 2), 1, "L" + std::to_string(i % 3), 0.125f * static_cast<float>(i));
+            }
+        });
         r.valid("five-groups", {"R24", "W3"}, "five groups; names and labels numbered in order of first use", m);
         Container nt = empty_doc();
-        add_group(nt, nt.docs[0], "none");
+        nt.docs.edit(0, [&](Doc& d) { add_group(nt, d, "none"); });
         r.valid("group-in-document-without-tokens", {"R24"}, "an empty group on a document with no tokens", nt);
         Container name_label = counted(2);
-        SpanGroup& gn = add_group(name_label, name_label.docs[0], "X");
-        add_span(name_label, gn, 0, 1, "X");
+        name_label.docs.edit(0, [&](Doc& d) {
+            SpanGroup& gn = add_group(name_label, d, "X");
+            add_span(name_label, gn, 0, 1, "X");
+        });
         r.valid("name-equals-label", {"R24", "W3"}, "a group name equal to a span label is stored once", name_label);
     }
     r.noncanonical("zero-groups", {"R24", "W2"}, "section 7 with a group count of 0 (a writer omits the section)",

@@ -70,7 +70,7 @@ void add_stream_cases(Registry& r) {
 
     // A bin in a stream (R25): implementation-defined.
     Container bin = ondb();
-    tokenize(bin, add_doc(bin, "In a bin."), Annot{});
+    add_tokenized(bin, "In a bin.", Annot{});
     r.stream("bin-in-stream", impl, {"R25"}, "an ONDB container after an ONDC", raw::concat({ba, canonical(bin)}), {a},
              "stream.bin-in-stream", {a, bin});
     r.stream("bin-first", impl, {"R25"}, "a stream that starts with an empty ONDB", raw::concat({canonical(ondb()), ba}), {},

@@ -7,8 +7,9 @@ namespace {
 // One token whose norm is `norm`; everything else unset.
 Container with_norm(std::string_view norm) {
     Container c = ondc();
-    Doc& d = add_doc(c, "word");
+    Doc d = new_doc("word");
     add_token(c, d, 0, 4, Attrs{norm, "", "", "", "", ""}, -1, Sentence::start);
+    c.docs.push_back(d);
     return c;
 }
 }  // namespace
@@ -55,7 +56,7 @@ void add_string_cases(Registry& r) {
     }
     {
         Container expect = with_norm("");
-        expect.docs[0].tokens.attrs[0][0] = 0;
+        expect.docs.edit(0, [](Doc& d) { d.tokens.attrs[0][0] = 0; });
         r.noncanonical("utf16-empty-used", {"R5", "R14"}, "the norm index names a stored empty UTF-16 string (h = 1): the norm is unset",
                        edit(base, [](raw::Canon& k) { k.table.entries[0] = raw::utf16(u""); }), expect);
     }

@@ -34,17 +34,19 @@ void add_table_cases(Registry& r) {
     r.valid("first-use-order", {"R14", "W3"}, "strings numbered in order of first use: all norms, then lemmas, pos, ...", s);
     {
         Container c = ondc();
-        Doc& d = add_doc(c, "a b");
+        Doc d = new_doc("a b");
         add_token(c, d, 0, 1, Attrs{"", "", "", "", "", "x"}, -1, Sentence::start);
         add_token(c, d, 2, 1, Attrs{"y", "", "", "", "", ""}, 0, Sentence::inside);
+        c.docs.push_back(d);
         r.valid("column-order-beats-token-order", {"R14", "W3"},
                 "token 1's norm 'y' comes before token 0's morph 'x': columns are written one after another", c);
     }
     {
         Container c = ondc();
-        Doc& d = add_doc(c, "same same");
+        Doc d = new_doc("same same");
         add_token(c, d, 0, 4, Attrs{"same", "same", "same", "same", "same", "same"}, -1, Sentence::start);
         add_token(c, d, 5, 4, Attrs{"same", "same", "same", "same", "same", "same"}, 0, Sentence::inside);
+        c.docs.push_back(d);
         r.valid("one-string-everywhere", {"R14", "W3"}, "one string used by all twelve attributes is stored once", c);
     }
 

@@ -27,16 +27,18 @@ void add_text_cases(Registry& r) {
             plain(wtf8(u"end \xDC01")));
     {
         Container c = ondc();
-        Doc& d = add_doc(c, "\xF0\x9F\x98\x80\xF0\x9F\x98\x81");
+        Doc d = new_doc("\xF0\x9F\x98\x80\xF0\x9F\x98\x81");
         add_token(c, d, 0, 1, Attrs{}, -1, Sentence::start);
         add_token(c, d, 1, 2, Attrs{}, 0, Sentence::inside);
         add_token(c, d, 3, 1, Attrs{}, 0, Sentence::inside);
+        c.docs.push_back(d);
         r.valid("token-inside-surrogate-pair", {"R16", "R18"}, "tokens that start and end inside surrogate pairs are valid", c);
     }
     {
         Container c = ondc();
-        Doc& d = add_doc(c, "a   b");
+        Doc d = new_doc("a   b");
         add_token(c, d, 1, 3, Attrs{}, -1, Sentence::start);
+        c.docs.push_back(d);
         r.valid("token-of-whitespace", {"R16", "R18"}, "a token covering only spaces is valid", c);
     }
 

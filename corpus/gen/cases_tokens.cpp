@@ -7,7 +7,9 @@ namespace {
 Container with_confs(std::initializer_list<float> confs) {
     Container c = counted(static_cast<std::uint32_t>(confs.size()));
     std::size_t i = 0;
-    for (float f : confs) c.docs[0].tokens.conf[i++] = f;
+    c.docs.edit(0, [&](Doc& d) {
+        for (float f : confs) d.tokens.conf[i++] = f;
+    });
     return c;
 }
 }  // namespace
@@ -37,10 +39,11 @@ void add_tokens_cases(Registry& r) {
               edit(t, [](raw::Canon& k) { k.docs[0].tokens->len[1] = V(0); }), "tokens.empty");
     {
         Container c = ondc();
-        Doc& d = add_doc(c, "abc");
+        Doc d = new_doc("abc");
         add_token(c, d, 0, 1, Attrs{}, -1, Sentence::start);
         add_token(c, d, 1, 1, Attrs{}, 0, Sentence::inside);
         add_token(c, d, 2, 1, Attrs{}, 0, Sentence::inside);
+        c.docs.push_back(d);
         r.valid("adjacent", {"R18"}, "three one-unit tokens with gap 0 and no spaces", c);
     }
 
@@ -76,10 +79,10 @@ void add_tokens_cases(Registry& r) {
               edit(t, [](raw::Canon& k) { k.docs[0].tokens->head[1] = SV(-2); }), "tokens.head-out-of-range");
     {
         Container c = counted(5);
-        c.docs[0].tokens.head = {4, 4, 4, 4, 0};
+        c.docs.edit(0, [](Doc& d) { d.tokens.head = {4, 4, 4, 4, 0}; });
         r.valid("head-last-and-first", {"R19"}, "heads at both ends of the range: token 0 -> 4, token 4 -> 0", c);
         Container cyc = counted(3);
-        cyc.docs[0].tokens.head = {1, 2, 0};
+        cyc.docs.edit(0, [](Doc& d) { d.tokens.head = {1, 2, 0}; });
         r.valid("head-cycle", {"R19"}, "heads form a cycle 0 -> 1 -> 2 -> 0 (not checked)", cyc);
         Container roots = counted(4);
         r.valid("head-all-roots", {"R19"}, "every token is its own head: four roots (not checked)", roots);
@@ -88,8 +91,9 @@ void add_tokens_cases(Registry& r) {
     // Sentence bits (R20): n % 4 = 0..3.
     for (std::uint32_t n : {4u, 5u, 6u, 7u}) {
         Container c = counted(n);
-        for (std::uint32_t i = 0; i < n; ++i)
-            c.docs[0].tokens.sent[i] = static_cast<Sentence>(i % 3);
+        c.docs.edit(0, [n](Doc& d) {
+            for (std::uint32_t i = 0; i < n; ++i) d.tokens.sent[i] = static_cast<Sentence>(i % 3);
+        });
         r.valid("sentence-bits-n" + std::to_string(n), {"R20", "W5"},
                 std::to_string(n) + " tokens (n % 4 = " + std::to_string(n % 4) + ") with values 0, 1, 2 in turn", c);
     }

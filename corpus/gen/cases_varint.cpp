@@ -12,11 +12,12 @@ Container distinct_norms(std::uint32_t n) {
         if (i) text += ' ';
         text += "t" + std::to_string(1000 + i);
     }
-    Doc& d = add_doc(c, text);
+    Doc d = new_doc(text);
     for (std::uint32_t i = 0; i < n; ++i) {
         const std::string norm = "t" + std::to_string(1000 + i);
         add_token(c, d, i * 6, 5, Attrs{norm, "", "", "", "", ""}, -1, i == 0 ? Sentence::start : Sentence::inside);
     }
+    c.docs.push_back(d);
     return c;
 }
 }  // namespace
@@ -38,8 +39,9 @@ void add_varint_cases(Registry& r) {
         Container c = ondc();
         std::string text(16384, ' ');
         text += "end";
-        Doc& d = add_doc(c, text);
+        Doc d = new_doc(text);
         add_token(c, d, 16384, 3, Attrs{"end", "end", "NOUN", "NN", "ROOT", ""}, -1, Sentence::start);
+        c.docs.push_back(d);
         r.valid("gap-16384", {"R1", "W1", "R18"}, "a token 16384 units after the start: the gap takes 3 bytes", c);
     }
 
@@ -153,15 +155,17 @@ void add_varint_cases(Registry& r) {
               edit(t, [](raw::Canon& k) { k.docs[0].tokens->head[0] = SV(-1); }), "tokens.head-out-of-range");
     {
         Container c = tiny();
-        c.docs[0].tokens.head = {1, 1};
+        c.docs.edit(0, [](Doc& d) { d.tokens.head = {1, 1}; });
         r.valid("zigzag-plus-one", {"R2", "R19"}, "zig-zag 2 (delta +1): token 0's head is token 1", c);
         Container c2 = tiny();
-        c2.docs[0].tokens.head = {0, 0};
+        c2.docs.edit(0, [](Doc& d) { d.tokens.head = {0, 0}; });
         r.valid("zigzag-minus-one", {"R2", "R19"}, "zig-zag 1 (delta -1): token 1's head is token 0", c2);
     }
     {
         Container c = counted(200);
-        for (std::int32_t i = 0; i < 200; ++i) c.docs[0].tokens.head[static_cast<std::size_t>(i)] = 199 - i;
+        c.docs.edit(0, [](Doc& d) {
+            for (std::int32_t i = 0; i < 200; ++i) d.tokens.head[static_cast<std::size_t>(i)] = 199 - i;
+        });
         r.valid("zigzag-wide-deltas", {"R2", "R19", "W1"}, "200 tokens whose heads mirror them: deltas from +199 to -199", c);
     }
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 #include "build.hpp"
@@ -58,7 +59,8 @@ inline Buf edit_spec(const Container& c, const std::function<void(raw::Container
 // A copy of one-document content `c` with its document changed by `f` (ids stay valid: `f` may
 // only reuse the store's ids, 0 included).
 inline Container with(Container c, const std::function<void(Doc&)>& f) {
-    f(c.docs.at(0));
+    if (c.docs.empty()) throw std::out_of_range("with: the content has no document");
+    c.docs.edit(0, f);
     return c;
 }
 

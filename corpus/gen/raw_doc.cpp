@@ -167,7 +167,7 @@ struct Numbering {
     }
 };
 
-RDoc doc_picture(const Doc& d, Numbering& num, bool single) {
+RDoc doc_picture(const DocSlice& d, Numbering& num, bool single) {
     RDoc r;
     RText text;
     if (unicode::wtf8_has_surrogate(d.text)) {
@@ -178,7 +178,7 @@ RDoc doc_picture(const Doc& d, Numbering& num, bool single) {
     }
     r.text = std::move(text);
 
-    const Tokens& t = d.tokens;
+    const TokenSlice& t = d.tokens;
     const std::size_t n = t.size();
     RTokens tk;
     std::uint32_t prev_end = 0;
@@ -216,7 +216,7 @@ RDoc doc_picture(const Doc& d, Numbering& num, bool single) {
     }
     if (single && !d.spans.empty()) {
         RGroups g;
-        for (const SpanGroup& grp : d.spans) {
+        for (const SpanGroupSlice grp : d.spans) {
             RGroup rg;
             rg.name = num(grp.name);
             for (const Span& s : grp.spans) rg.spans.push_back(RSpan{s.start, s.length, num(s.label), float_bits(s.conf)});
@@ -234,7 +234,7 @@ Canon canon(const Container& c) {
     r.format = c.format;
     r.crc = c.crc;
     Numbering num{c.strings, r.table, {}};
-    for (const Doc& d : c.docs) r.docs.push_back(doc_picture(d, num, c.format == Format::ondc));
+    for (const DocSlice d : c.docs) r.docs.push_back(doc_picture(d, num, c.format == Format::ondc));
     return r;
 }
 
