@@ -400,8 +400,9 @@ inline std::vector<std::uint8_t> Encode(const Container& c) { return to_u8(encod
 inline Container ondc(std::string_view text_wtf8) {
     Container c;
     c.format = Format::ondc;
-    c.docs.emplace_back();
-    c.docs[0].set_text(text_wtf8);
+    Doc d;
+    d.set_text(text_wtf8);
+    c.docs.push_back(d);
     return c;
 }
 
@@ -415,6 +416,13 @@ inline void add_token(Container& c, Doc& d, std::uint32_t start, std::uint32_t l
     t.head.push_back(head);
     t.sent.push_back(sent);
     t.conf.push_back(conf);
+}
+
+// The same for document `doc` already in the container (the container's documents are read-only
+// slices: this copies it out, appends the token and puts it back).
+inline void add_token(Container& c, std::size_t doc, std::uint32_t start, std::uint32_t length, std::int32_t head,
+                      std::array<std::string_view, 6> attrs = {}, Sentence sent = Sentence::unset, float conf = 1.0f) {
+    c.docs.edit(doc, [&](Doc& d) { add_token(c, d, start, length, head, attrs, sent, conf); });
 }
 
 }  // namespace ond::test
