@@ -304,8 +304,8 @@ Doc build_doc(Rng& rng, const DocPlan& plan, StringStore& strings, const Options
 }
 
 // Copies a document into another string store (for the one-document-per-container variants).
-Doc copy_doc(const Doc& src, const StringStore& from, StringStore& to) {
-    Doc d = src;
+Doc copy_doc(const DocSlice& src, const StringStore& from, StringStore& to) {
+    Doc d = src.to_doc();
     auto remap = [&](StringId& id) { id = to.intern(from.view(id)); };
     for (auto& col : d.tokens.attrs)
         for (StringId& id : col) remap(id);
@@ -381,7 +381,7 @@ Workload make_workload(Kind kind, bool crc, double scale) {
     }
     w.bytes = ond::encode(c);
     w.docs = c.docs.size();
-    for (const Doc& d : c.docs) {
+    for (const DocSlice d : c.docs) {
         w.tokens += d.tokens.size();
         w.all_text += d.text;
     }
@@ -390,12 +390,13 @@ Workload make_workload(Kind kind, bool crc, double scale) {
         w.stream_docs = 1;
         w.stream_max_container = w.bytes.size();
     } else {
-        for (const Doc& d : c.docs) {
+        for (const DocSlice d : c.docs) {
             Container one;
             one.format = Format::ondc;
             one.crc = crc;
-            one.docs.push_back(copy_doc(d, c.strings, one.strings));
-            if (kind == Kind::c) add_cats_and_spans(rng, one.docs.back(), one.strings);
+            Doc copy = copy_doc(d, c.strings, one.strings);
+            if (kind == Kind::c) add_cats_and_spans(rng, copy, one.strings);
+            one.docs.push_back(copy);
             const std::vector<std::byte> bytes = ond::encode(one);
             w.stream_max_container = std::max<std::uint64_t>(w.stream_max_container, bytes.size());
             append_bytes(w.stream, bytes);

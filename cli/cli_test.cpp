@@ -105,13 +105,14 @@ std::string str(const Bytes8& b) { return std::string(b.begin(), b.end()); }
 ond::Container hello(bool crc = false) {
     ond::Container c = ondc("Hello world");
     c.crc = crc;
-    auto& d = c.docs[0];
-    add_token(c, d, 0, 5, 0, {"hello", "", "INTJ"}, ond::Sentence::start, 1.0f);
-    add_token(c, d, 6, 5, 0, {"world", "", "NOUN"}, ond::Sentence::inside, 0.5f);
-    d.has_ents = true;
-    d.ents.push_back({1, 1, c.strings.intern("LOC"), 0.75f});
-    d.has_cats = true;
-    d.cats.push_back({c.strings.intern("greeting"), 0.25f});
+    c.docs.edit(0, [&](ond::Doc& d) {
+        add_token(c, d, 0, 5, 0, {"hello", "", "INTJ"}, ond::Sentence::start, 1.0f);
+        add_token(c, d, 6, 5, 0, {"world", "", "NOUN"}, ond::Sentence::inside, 0.5f);
+        d.has_ents = true;
+        d.ents.push_back({1, 1, c.strings.intern("LOC"), 0.75f});
+        d.has_cats = true;
+        d.cats.push_back({c.strings.intern("greeting"), 0.25f});
+    });
     return c;
 }
 
@@ -138,12 +139,14 @@ TEST(Decode, BinWithCrc) {
     ond::Container c;
     c.format = ond::Format::ondb;
     c.crc = true;
-    c.docs.resize(2);
-    c.docs[0].set_text("x");
-    c.docs[1].set_text("yz");
-    c.docs[1].tokens.resize(1);  // entity annotation needs a token (R22)
-    c.docs[1].tokens.length[0] = 2;
-    c.docs[1].has_ents = true;
+    ond::Doc d0, d1;
+    d0.set_text("x");
+    d1.set_text("yz");
+    d1.tokens.resize(1);  // entity annotation needs a token (R22)
+    d1.tokens.length[0] = 2;
+    d1.has_ents = true;
+    c.docs.push_back(d0);
+    c.docs.push_back(d1);
     const Result r = run({"decode"}, Encode(c));
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, R"({"format":"ONDB","crc":true,"docs":[{"text":"x","tokens":[],"ents":null,"cats":null,"spans":[]},)"
@@ -286,7 +289,7 @@ TEST(Encode, MalformedJsonIsJsonInvalid) {
 
 TEST(Encode, ContentThatCannotBeWrittenGivesTheWritersCode) {
     auto c = hello();
-    c.docs[0].tokens.head[1] = 2;
+    c.docs.edit(0, [](ond::Doc& d) { d.tokens.head[1] = 2; });
     Result r = run({"encode"}, ond::json::to_json(c));
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.err_first_line(), "error: content.head-out-of-range");
@@ -351,11 +354,12 @@ struct Files {
         good = w.file("good.ondc", Encode(hello(true)));
         ond::Container b;
         b.format = ond::Format::ondb;
-        b.docs.resize(3);
-        for (auto& d : b.docs) d.set_text("ab");
-        add_token(b, b.docs[0], 0, 1, 0);
-        add_token(b, b.docs[0], 1, 1, 0);
-        add_token(b, b.docs[2], 0, 2, 0);
+        ond::Doc docs[3];
+        for (auto& d : docs) d.set_text("ab");
+        add_token(b, docs[0], 0, 1, 0);
+        add_token(b, docs[0], 1, 1, 0);
+        add_token(b, docs[2], 0, 2, 0);
+        for (const auto& d : docs) b.docs.push_back(d);
         bin = w.file("bin.ondb", Encode(b));
 
         HelloOndc h;

@@ -296,7 +296,7 @@ Verdict validate_one(const std::string& path, bool stream) {
                 ond::Container c;  // reused: each container keeps the last one's capacity
                 while (reader.next(c)) {
                     ++v.docs;
-                    for (const auto& d : c.docs) v.tokens += d.tokens.size();
+                    for (const auto d : c.docs) v.tokens += d.tokens.size();
                     with_crc += c.crc ? 1 : 0;
                 }
                 v.ok = true;

@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Container whole;
     const Outcome d = capture([&] { whole = decode(input); });
 
-    std::vector<Doc> docs;
+    DocList docs;
     StringStore strings;
     bool crc = false;
     std::uint32_t count = 0;
@@ -22,11 +22,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         strings = first.strings();
         crc = first.crc();
         count = first.count();
-        Doc doc;
-        if (first.next(doc)) docs.push_back(doc);
+        if (first.next()) docs.push_back(first.doc().slice().to_doc());
         DocBinReader r(std::move(first));  // carries on after a move
-        while (r.next(doc)) {
-            docs.push_back(doc);
+        while (r.next()) {
+            docs.push_back(r.doc().slice().to_doc());
             OND_FUZZ_CHECK(docs.size() <= count);
         }
         OND_FUZZ_CHECK(docs.size() == count);

@@ -7,9 +7,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using namespace ond;
     using namespace ond::fuzz;
     const IndexedSectionInput in = IndexedSectionInput::take(data, size);
-    Doc doc;
-    const Outcome r = in.run(doc, [](auto mode, auto&&... args) { detail::decode_entities_section<decltype(mode)>(args...); });
+    DocList list;
+    list.open_doc();
+    const Outcome r = in.run(list, [](auto mode, auto&&... args) { detail::decode_entities_section<decltype(mode)>(args...); });
     if (!r.ok) return 0;
+    const DocSlice doc = list.back();
     OND_FUZZ_CHECK(doc.has_ents);
     OND_FUZZ_CHECK(7 * doc.ents.size() <= in.bytes.size());
     std::uint64_t prev_end = 0;

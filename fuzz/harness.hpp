@@ -104,13 +104,13 @@ struct IndexedSectionInput {
         return {origin, std::move(table), n, rest_of(data, p)};
     }
 
-    // Runs decode(mode, cursor, table, tokens, doc, tracer) in the three modes (run_modes) over
-    // the section's bytes; the decode mode fills doc.
+    // Runs decode(mode, cursor, table, tokens, docs, tracer) in the three modes (run_modes) over
+    // the section's bytes; the decode mode fills the last document of docs (opened by the caller).
     template <class Decode>
-    Outcome run(Doc& doc, Decode&& decode) const {
+    Outcome run(DocList& docs, Decode&& decode) const {
         return run_modes(origin, origin + bytes.size(), [&](auto mode, detail::Tracer* tr) {
             detail::Cursor c(bytes_of(bytes), origin);
-            decode(mode, c, table.view, tokens, &doc, tr);
+            decode(mode, c, table.view, tokens, &docs, tr);
         });
     }
 };

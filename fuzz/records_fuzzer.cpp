@@ -10,7 +10,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<std::byte> body = copy_bytes(data, size);
     const std::uint64_t origin = detail::header_size;
 
-    std::vector<Doc> docs;
+    DocList docs;
     StringStore strings;
     const Outcome r = run_modes(origin, origin + body.size(), [&](auto mode, detail::Tracer* tr) {
         using M = decltype(mode);
@@ -21,12 +21,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         OND_FUZZ_CHECK(4ull * recs.count <= recs.records.remaining());
         if constexpr (M::build) docs.clear();
         for (std::uint32_t i = 0; i < recs.count; ++i) {
-            Doc d;
-            const std::uint32_t n = detail::decode_record<M>(recs.records, i, table, &d, tr);
+            const std::uint32_t n = detail::decode_record<M>(recs.records, i, table, &docs, tr);  // appends a doc (build)
             if constexpr (M::build) {
+                const DocSlice d = docs.back();
+                OND_FUZZ_CHECK(docs.size() == i + 1);
                 OND_FUZZ_CHECK(d.tokens.size() == n);
                 OND_FUZZ_CHECK(!d.has_cats && d.cats.empty() && d.spans.empty());
-                docs.push_back(std::move(d));
             }
         }
         detail::check_records_end(recs.records);

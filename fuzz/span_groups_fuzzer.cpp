@@ -7,12 +7,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using namespace ond;
     using namespace ond::fuzz;
     const IndexedSectionInput in = IndexedSectionInput::take(data, size);
-    Doc doc;
-    const Outcome r = in.run(doc, [](auto mode, auto&&... args) { detail::decode_span_groups_section<decltype(mode)>(args...); });
+    DocList list;
+    list.open_doc();
+    const Outcome r = in.run(list, [](auto mode, auto&&... args) { detail::decode_span_groups_section<decltype(mode)>(args...); });
     if (!r.ok) return 0;
+    const DocSlice doc = list.back();
     OND_FUZZ_CHECK(2 * doc.spans.size() <= in.bytes.size());
     for (std::size_t g = 0; g < doc.spans.size(); ++g) {
-        const SpanGroup& grp = doc.spans[g];
+        const SpanGroupSlice grp = doc.spans[g];
         OND_FUZZ_CHECK(grp.name >= 1 && grp.name <= in.table.view.count() && !value_of(in.table, grp.name).empty());
         for (std::size_t h = 0; h < g; ++h) OND_FUZZ_CHECK(value_of(in.table, doc.spans[h].name) != value_of(in.table, grp.name));
         for (const Span& s : grp.spans) {

@@ -89,14 +89,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<std::byte> bytes = rest_of(data, p);
     const auto* raw = reinterpret_cast<const std::uint8_t*>(bytes.data());
 
-    Doc doc;
+    DocList list;
+    list.open_doc();
     std::uint32_t units = 0;
     const Outcome r = run_modes(origin, origin + bytes.size(), [&](auto mode, detail::Tracer* tr) {
         using M = decltype(mode);
         detail::Cursor c(bytes_of(bytes), origin);
-        units = detail::decode_text_section<M>(c, &doc, tr);
+        units = detail::decode_text_section<M>(c, &list, tr);
         OND_FUZZ_CHECK(c.empty());  // the text is the rest of the section
     });
+    const DocSlice doc = list.back();
 
     // The verdict the rules give.
     if (bytes.empty()) {

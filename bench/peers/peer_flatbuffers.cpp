@@ -16,7 +16,8 @@ std::vector<std::uint8_t> build(const Container& c) {
         strings.push_back(fbb.CreateString(s.data(), s.size()));
     }
     std::vector<flatbuffers::Offset<ondpeer::fb::Doc>> docs;
-    for (const Doc& d : c.docs) {
+    for (const DocSlice slice : c.docs) {
+        const Doc d = slice.to_doc();  // CreateDocDirect takes vectors (setup only, not timed)
         const Tokens& t = d.tokens;
         bool all_one = true;
         for (float f : t.conf) all_one = all_one && f == 1.0f;

@@ -50,8 +50,8 @@ Packed pack_docbin(const Container& c) {
         strings.emplace(s);
         return hash_string(s);
     };
-    for (const Doc& d : c.docs) {
-        const Tokens& t = d.tokens;
+    for (const DocSlice d : c.docs) {
+        const TokenSlice& t = d.tokens;
         const std::size_t n = t.size();
         lengths.push_back(static_cast<std::int32_t>(n));
         // Token texts: the model's offsets are UTF-16; turn them into byte ranges of the WTF-8 text.

@@ -15,10 +15,10 @@ namespace {
 std::string serialise(const Container& c) {
     ondpeer::Bin bin;
     for (std::size_t id = 1; id < c.strings.size(); ++id) bin.add_strings(std::string(c.strings.view(static_cast<StringId>(id))));
-    for (const Doc& d : c.docs) {
+    for (const DocSlice d : c.docs) {
         ondpeer::Doc* p = bin.add_docs();
-        p->set_text(d.text);
-        const Tokens& t = d.tokens;
+        p->set_text(d.text.data(), d.text.size());
+        const TokenSlice& t = d.tokens;
         std::uint32_t prev_end = 0;
         bool all_one = true;
         for (std::size_t i = 0; i < t.size(); ++i) {

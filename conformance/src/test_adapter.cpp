@@ -187,12 +187,15 @@ Answer decode(std::string input) {
         try {
             auto c = ond::decode(ond::as_bytes(input.data(), input.size()));
             if (fault == "accept-impl") {
-                for (auto& d : c.docs)
-                    for (auto& cat : d.cats)
-                        if (cat.score == 1.0f && kept_score) cat.score = *kept_score;
+                for (std::size_t i = 0; i < c.docs.size(); ++i)
+                    c.docs.edit(i, [&](ond::Doc& d) {
+                        for (auto& cat : d.cats)
+                            if (cat.score == 1.0f && kept_score) cat.score = *kept_score;
+                    });
             }
             if (fault == "bom-text")
-                for (auto& d : c.docs) d.set_text("\xEF\xBB\xBF" + d.text);
+                for (std::size_t i = 0; i < c.docs.size(); ++i)
+                    c.docs.edit(i, [](ond::Doc& d) { d.set_text("\xEF\xBB\xBF" + d.text); });
             std::string j = ond::json::to_json(c);
             return {0, fault == "lossy-floats" ? lossy(j) : j, {}};
         } catch (const ond::Error& e) {

@@ -163,7 +163,7 @@ std::string build_fixture_corpus(const std::string& dir) {
     {
         // What a reader that accepts must give: the score kept as it is.
         Container kept = basic_container(true);
-        kept.docs[0].cats[0].score = 2.0f;
+        kept.docs.edit(0, [](ond::Doc& d) { d.cats[0].score = 2.0f; });
         std::string rel = "cases/impl_categories_score-above-one.if-accepted.json";
         std::string text = json::to_json(kept);
         write_file(dir + "/" + rel, text);

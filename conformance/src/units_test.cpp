@@ -76,11 +76,12 @@ TEST(Layout, RoundTripAndReframe) {
     // A bin's records parse into sections too.
     Container bin;
     bin.format = Format::ondb;
-    bin.docs.push_back(testing::basic_container(false).docs[0]);
+    ond::Doc bin_doc = testing::basic_container(false).docs[0].to_doc();
     bin.strings = testing::basic_container(false).strings;
-    bin.docs[0].has_cats = false;
-    bin.docs[0].cats.clear();
-    bin.docs[0].spans.clear();
+    bin_doc.has_cats = false;
+    bin_doc.cats.clear();
+    bin_doc.spans.clear();
+    bin.docs.push_back(bin_doc);
     std::string bb = bytes_of(bin);
     auto lb = Layout::parse(bb);
     ASSERT_TRUE(lb);

@@ -82,8 +82,8 @@ std::set<std::uint64_t> length_bytes(const Walk& w) {
 // The string ids a document's body references, in the order of one traversal: the body's bytes
 // (columns one after another) or token by token; then entity labels, category labels, group
 // names and span labels.
-void traverse(const Doc& d, bool token_by_token, std::vector<StringId>& out) {
-    const Tokens& t = d.tokens;
+void traverse(const DocSlice& d, bool token_by_token, std::vector<StringId>& out) {
+    const TokenSlice& t = d.tokens;
     if (token_by_token) {
         for (std::size_t i = 0; i < t.size(); ++i)
             for (const auto& col : t.attrs) out.push_back(col[i]);
@@ -92,7 +92,7 @@ void traverse(const Doc& d, bool token_by_token, std::vector<StringId>& out) {
     }
     for (const Entity& e : d.ents) out.push_back(e.label);
     for (const Category& c : d.cats) out.push_back(c.label);
-    for (const SpanGroup& g : d.spans) {
+    for (const SpanGroupSlice g : d.spans) {
         out.push_back(g.name);
         for (const Span& s : g.spans) out.push_back(s.label);
     }
@@ -101,7 +101,7 @@ void traverse(const Doc& d, bool token_by_token, std::vector<StringId>& out) {
 // Distinct non-zero ids in order of first appearance.
 std::vector<StringId> first_uses(const Container& c, bool token_by_token) {
     std::vector<StringId> all;
-    for (const Doc& d : c.docs) traverse(d, token_by_token, all);
+    for (const DocSlice d : c.docs) traverse(d, token_by_token, all);
     std::vector<StringId> firsts;
     std::vector<bool> seen(c.strings.size(), false);
     for (StringId id : all)

@@ -173,7 +173,7 @@ public:
 
     std::vector<std::byte> run() {
         // Pass 1 numbers the strings in order of first use; pass 2 writes the bodies.
-        for (const Doc& d : c_.docs) collect(d);
+        for (const DocSlice d : c_.docs) collect(d);
         std::vector<std::byte> table;
         put_varint(table, static_cast<std::uint32_t>(order_.size()));
         for (const std::string& s : order_) {
@@ -184,12 +184,12 @@ public:
         std::vector<std::byte> body;
         section(body, 1, table);
         if (c_.format == Format::ondc) {
-            for (const Doc& d : c_.docs) doc_sections(body, d);
+            for (const DocSlice d : c_.docs) doc_sections(body, d);
             return frame_container("ONDC", c_.crc, body);
         }
         std::vector<std::byte> recs;
         put_u32(recs, static_cast<std::uint32_t>(c_.docs.size()));
-        for (const Doc& d : c_.docs) {
+        for (const DocSlice d : c_.docs) {
             std::vector<std::byte> rec;
             doc_sections(rec, d);
             put_u32(recs, static_cast<std::uint32_t>(rec.size()));
@@ -220,21 +220,21 @@ private:
         return index_.at(v);
     }
 
-    void collect(const Doc& d) {
-        const Tokens& t = d.tokens;
+    void collect(const DocSlice& d) {
+        const TokenSlice& t = d.tokens;
         for (const auto& col : t.attrs)
             for (StringId id : col) use(id);
         if (d.has_ents)
             for (const Entity& e : d.ents) use(e.label);
         if (d.has_cats)
             for (const Category& k : d.cats) use(k.label);
-        for (const SpanGroup& g : d.spans) {
+        for (const SpanGroupSlice g : d.spans) {
             use(g.name);
             for (const Span& s : g.spans) use(s.label);
         }
     }
 
-    void doc_sections(std::vector<std::byte>& out, const Doc& d) {
+    void doc_sections(std::vector<std::byte>& out, const DocSlice& d) {
         {
             std::vector<std::byte> text;
             Payload pl = payload_of(d.text);
@@ -242,7 +242,7 @@ private:
             text.insert(text.end(), pl.bytes.begin(), pl.bytes.end());
             section(out, 2, text);
         }
-        const Tokens& t = d.tokens;
+        const TokenSlice& t = d.tokens;
         const std::size_t n = t.size();
         {
             std::vector<std::byte> s;
@@ -301,7 +301,7 @@ private:
         if (!d.spans.empty()) {
             std::vector<std::byte> s;
             put_varint(s, static_cast<std::uint32_t>(d.spans.size()));
-            for (const SpanGroup& g : d.spans) {
+            for (const SpanGroupSlice g : d.spans) {
                 put_varint(s, index(g.name));
                 put_varint(s, static_cast<std::uint32_t>(g.spans.size()));
                 for (const Span& sp : g.spans) {

@@ -129,7 +129,9 @@ int main(int argc, char** argv) {
     std::string words;
     for (int i = 0; i < 100; ++i) words += i ? " ab" : "ab";
     ondc("long", words, 100, true, false, false, false);
-    for (std::int32_t i = 0; i < 100; ++i) contents.back().second.docs[0].tokens.head[static_cast<std::size_t>(i)] = i * 37 % 100;  // 2-byte deltas too
+    contents.back().second.docs.edit(0, [](Doc& d) {
+        for (std::int32_t i = 0; i < 100; ++i) d.tokens.head[static_cast<std::size_t>(i)] = i * 37 % 100;  // 2-byte deltas too
+    });
     for (int docs : {0, 1, 3}) {
         Container k;
         k.format = Format::ondb;
@@ -153,7 +155,7 @@ int main(int argc, char** argv) {
             write(out / "records", name, Buf(b.begin() + 12, b.begin() + static_cast<std::ptrdiff_t>(body_end)));
             continue;
         }
-        const Doc& d = c.docs[0];
+        const DocSlice d = c.docs[0];
         const std::uint32_t n = static_cast<std::uint32_t>(d.tokens.size());
         write(out / "text", name, cat(secs[2], suffix({{0, 1}})));
         // tokens: origin, table size (0..20), text length (0..300).

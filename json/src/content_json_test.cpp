@@ -133,26 +133,30 @@ TEST(ToJson, BinDocsHaveNullCatsAndEmptySpans) {
 
 TEST(ToJson, EntityAnnotationWithoutEntitiesIsAnEmptyArray) {
     ond::Container c;
-    c.docs.emplace_back();
-    c.docs[0].has_ents = true;
-    c.docs[0].has_cats = true;
+    ond::Doc d;
+    d.has_ents = true;
+    d.has_cats = true;
+    c.docs.push_back(d);
     EXPECT_EQ(to_json(c), R"({"format":"ONDC","crc":false,"doc":{"text":"","tokens":[],"ents":[],"cats":[],"spans":[]}})");
 }
 
 TEST(ToJson, ControlCharactersAndQuotesAreEscaped) {
     ond::Container c;
-    c.docs.emplace_back();
-    c.docs[0].set_text(std::string("a\"b\\c\n\x01\x7f", 8));
+    ond::Doc d;
+    d.set_text(std::string("a\"b\\c\n\x01\x7f", 8));
+    c.docs.push_back(d);
     EXPECT_NE(to_json(c).find(R"("text":"a\"b\\c\n\u0001\u007f")"), std::string::npos) << to_json(c);
     EXPECT_TRUE(ond::same_content(from_json(to_json(c)), c));
 }
 
 TEST(ToJson, NonFiniteFloatsAreWrittenAsTheirBitPattern) {
     auto c = sample_ondc();
-    c.docs[0].cats[0].score = from_bits(0x7FC00000u);   // quiet NaN
-    c.docs[0].tokens.conf[1] = from_bits(0xFF800000u);  // -inf
-    c.docs[0].ents[0].conf = from_bits(0x7FA00001u);    // a signalling NaN with a payload
-    c.docs[0].spans[0].spans[0].conf = from_bits(0x7F800000u);
+    c.docs.edit(0, [](ond::Doc& d) {
+        d.cats[0].score = from_bits(0x7FC00000u);   // quiet NaN
+        d.tokens.conf[1] = from_bits(0xFF800000u);  // -inf
+        d.ents[0].conf = from_bits(0x7FA00001u);    // a signalling NaN with a payload
+        d.spans[0].spans[0].conf = from_bits(0x7F800000u);
+    });
     const std::string j = to_json(c);
     EXPECT_NE(j.find(R"("score":{"f32bits":2143289344})"), std::string::npos) << j;
     EXPECT_NE(j.find(R"("head":0,"sent":2,"conf":{"f32bits":4286578688})"), std::string::npos) << j;
@@ -170,7 +174,7 @@ TEST(ToJson, NonFiniteFloatsAreWrittenAsTheirBitPattern) {
 
 TEST(ToJson, UnknownStringIdIsRefused) {
     auto c = sample_ondc();
-    c.docs[0].ents[0].label = 999;
+    c.docs.edit(0, [](ond::Doc& d) { d.ents[0].label = 999; });
     EXPECT_THROW(to_json(c), JsonError);
 }
 
@@ -284,12 +288,13 @@ TEST(Floats, OnlyJsonNumberTextIsRead) {
 
 TEST(Strings, LoneSurrogatesUseTheUtf16Form) {
     ond::Container c;
-    c.docs.emplace_back();
-    c.docs[0].set_text(ond::unicode::wtf8_from_utf16(u"a\xD800z"));
-    c.docs[0].tokens.resize(1);
-    c.docs[0].tokens.start = {1};
-    c.docs[0].tokens.length = {1};
-    c.docs[0].tokens.column(ond::TokenColumn::lemma)[0] = c.strings.intern(ond::unicode::wtf8_from_utf16(u"\xDC00"));
+    ond::Doc d;
+    d.set_text(ond::unicode::wtf8_from_utf16(u"a\xD800z"));
+    d.tokens.resize(1);
+    d.tokens.start = {1};
+    d.tokens.length = {1};
+    d.tokens.column(ond::TokenColumn::lemma)[0] = c.strings.intern(ond::unicode::wtf8_from_utf16(u"\xDC00"));
+    c.docs.push_back(d);
     const std::string j = to_json(c);
     EXPECT_NE(j.find(R"("text":{"utf16":[97,55296,122]})"), std::string::npos) << j;
     EXPECT_NE(j.find(R"("lemma":{"utf16":[56320]})"), std::string::npos) << j;

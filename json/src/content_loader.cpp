@@ -55,8 +55,9 @@ public:
         if (c.format == Format::ondc) {
             if (f.has(K::docs)) fail(f[K::docs], "an ONDC container has \"doc\", not \"docs\"");
             if (!f.has(K::doc)) fail(root, "missing key \"doc\"");
-            c.docs.resize(1);
-            doc(f[K::doc], c.docs[0], c.strings);
+            Doc d;
+            doc(f[K::doc], d, c.strings);
+            c.docs.push_back(d);
         } else {
             if (f.has(K::doc)) fail(f[K::doc], "an ONDB container has \"docs\", not \"doc\"");
             if (!f.has(K::docs)) fail(root, "missing key \"docs\"");
@@ -64,7 +65,9 @@ public:
             // long array of wrong elements fails at its first (issue: bounded memory).
             each(f[K::docs], [&](const At& e) {
                 object(e);
-                doc(e, c.docs.emplace_back(), c.strings);
+                Doc d;
+                doc(e, d, c.strings);
+                c.docs.push_back(d);
             });
         }
         return c;

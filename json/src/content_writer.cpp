@@ -196,7 +196,7 @@ private:
         key(Keys::conf); flt(x.conf);
     }
 
-    void doc(const Doc& d, int level) {
+    void doc(const DocSlice& d, int level) {
         out_ += '{';
         nl(level + 1);
         key(D::text);
@@ -205,7 +205,7 @@ private:
         comma(level + 1);
 
         key(D::tokens);
-        const Tokens& t = d.tokens;
+        const TokenSlice& t = d.tokens;
         objects(t.size(), level + 2, [&](std::size_t i) {
             key(T::start); num(t.start[i]); sep();
             key(T::length); num(t.length[i]); sep();
@@ -240,7 +240,7 @@ private:
 
         key(D::spans);
         objects(d.spans.size(), level + 2, [&](std::size_t g) {
-            const SpanGroup& grp = d.spans[g];
+            const SpanGroupSlice grp = d.spans[g];
             key(G::name); sid(grp.name); sep();
             key(G::spans);
             objects(grp.spans.size(), level + 3, [&](std::size_t i) { labelled_span<S>(grp.spans[i]); });

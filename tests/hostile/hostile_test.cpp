@@ -46,7 +46,7 @@ std::string str(const std::vector<std::byte>& b) { return std::string(reinterpre
 // string of `string_bytes` bytes: small to store, huge to print.
 ond::Container string_bomb(std::size_t string_bytes, std::uint32_t tokens) {
     ond::Container c;
-    ond::Doc& d = c.docs.emplace_back();
+    ond::Doc d;
     d.set_text(std::string(tokens, 'a'));
     const ond::StringId big = c.strings.intern(std::string(string_bytes, 'x'));
     d.tokens.resize(tokens);
@@ -57,6 +57,7 @@ ond::Container string_bomb(std::size_t string_bytes, std::uint32_t tokens) {
         d.tokens.head[i] = static_cast<std::int32_t>(i);
         d.tokens.conf[i] = 1.0f;
     }
+    c.docs.push_back(d);
     return c;
 }
 
@@ -64,7 +65,7 @@ ond::Container string_bomb(std::size_t string_bytes, std::uint32_t tokens) {
 // of input per table entry.
 std::string many_empty_strings(std::uint32_t count) {
     ond::Container c;
-    c.docs.emplace_back();
+    c.docs.push_back(ond::Doc{});
     std::string bytes = str(ond::encode(c));  // section 1 first: id, u32 length, count 0
     EXPECT_EQ(bytes[12], '\x01');
     std::string table;
@@ -137,7 +138,7 @@ TEST(Hostile, InspectShowsLongStringsCutWithTheirLength) {
 TEST(Hostile, InspectWritesItsListingAsItGoes) {
     TempDir dir;
     ond::Container c;
-    ond::Doc& d = c.docs.emplace_back();
+    ond::Doc d;
     const std::uint32_t n = 200'000;  // ~1.4 M listing lines from ~1.6 MB
     d.set_text(std::string(n, 'a'));
     d.tokens.resize(n);
@@ -147,6 +148,7 @@ TEST(Hostile, InspectWritesItsListingAsItGoes) {
         d.tokens.head[i] = static_cast<std::int32_t>(i);
         d.tokens.conf[i] = 1.0f;
     }
+    c.docs.push_back(d);
     const std::string input = str(ond::encode(c));
     ChildOptions opt;
     opt.stdin_path = dir.write("long.ondc", input);
@@ -327,7 +329,7 @@ TEST(Hostile, CorpusExportNeverWritesThroughALink) {
 TEST(Hostile, ValidateEscapesControlCharactersInFileNames) {
     TempDir dir;
     ond::Container c;
-    c.docs.emplace_back();
+    c.docs.push_back(ond::Doc{});
     const std::string forged = "x.ondc: ok (ONDC, 1 document, 0 tokens, no crc)";
     const std::string path = dir.write("evil\n" + forged + "\x1b[2K\\", str(ond::encode(c)));
     const ChildResult r = run_ond({"validate", path});

@@ -46,11 +46,12 @@ TEST(WriterLimits, StoredStringsCountTheirLengthVarint) {
 TEST(WriterLimits, ARefusalNamesTheField) {
     // A string id outside the store: the writer's checks carry the field's path.
     ond::Container c;
-    ond::Doc& d = c.docs.emplace_back();
+    ond::Doc d;
     d.set_text("ab");
     d.tokens.resize(1);
     d.tokens.length[0] = 1;
     d.tokens.attrs[2][0] = 7;
+    c.docs.push_back(d);
     try {
         (void)ond::encode(c);
         FAIL() << "encoded";

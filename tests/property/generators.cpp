@@ -192,7 +192,7 @@ std::string describe(const Container& c) {
         return std::string(buf) + (std::signbit(f) && f == 0.0f ? "(-0)" : "");
     };
     os << (c.format == Format::ondc ? "ONDC" : "ONDB") << (c.crc ? " +crc" : "") << ", " << c.docs.size() << " doc(s)\n";
-    for (const Doc& d : c.docs) {
+    for (const DocSlice d : c.docs) {
         std::u16string t = unicode::utf16_from_wtf8(d.text);
         os << "  text (" << t.size() << " units):";
         for (char16_t u : t) os << ' ' << std::hex << static_cast<unsigned>(u) << std::dec;
@@ -213,7 +213,7 @@ std::string describe(const Container& c) {
             for (const Category& k : d.cats) os << " [" << str(k.label) << " " << flt(k.score) << "]";
             os << "\n";
         }
-        for (const SpanGroup& g : d.spans) {
+        for (const SpanGroupSlice g : d.spans) {
             os << "  group " << str(g.name) << ":";
             for (const Span& s : g.spans) os << " [" << s.start << "+" << s.length << " " << str(s.label) << " " << flt(s.conf) << "]";
             os << "\n";

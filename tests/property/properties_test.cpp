@@ -219,9 +219,7 @@ namespace {
 
 // Makes one field of (valid) content wrong in one of the ways the writer must refuse, or
 // leaves it valid. Returns what it did.
-std::string break_content(Container& c) {
-    if (c.docs.empty()) return "unchanged";
-    Doc& d = c.docs[*full_range<std::size_t>(0, c.docs.size())];
+std::string break_doc(Container& c, Doc& d) {
     const std::size_t n = d.tokens.size();
     const auto tok = [&] { return *full_range<std::size_t>(0, n); };
     switch (*full_range(0, 18)) {
@@ -246,6 +244,13 @@ std::string break_content(Container& c) {
         default: break;
     }
     return "unchanged";
+}
+
+std::string break_content(Container& c) {
+    if (c.docs.empty()) return "unchanged";
+    std::string what;
+    c.docs.edit(*full_range<std::size_t>(0, c.docs.size()), [&](Doc& d) { what = break_doc(c, d); });
+    return what;
 }
 
 }  // namespace

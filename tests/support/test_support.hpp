@@ -418,4 +418,11 @@ inline void add_token(Container& c, Doc& d, std::uint32_t start, std::uint32_t l
     t.conf.push_back(conf);
 }
 
+// The same for document `doc` already in the container (the container's documents are read-only
+// slices: this copies it out, appends the token and puts it back).
+inline void add_token(Container& c, std::size_t doc, std::uint32_t start, std::uint32_t length, std::int32_t head,
+                      std::array<std::string_view, 6> attrs = {}, Sentence sent = Sentence::unset, float conf = 1.0f) {
+    c.docs.edit(doc, [&](Doc& d) { add_token(c, d, start, length, head, attrs, sent, conf); });
+}
+
 }  // namespace ond::test
