@@ -473,12 +473,25 @@ TEST(WriterRefuses, InconsistentModel) {
     Container two = hello();
     two.docs.push_back(two.docs.to_doc(0));
     EXPECT_TRUE(Refuses(two, "content.inconsistent", "docs"));
-    // Token columns of different sizes no longer fit in a container (it keeps one row per token
-    // in every column): a Doc with a short column gets the missing row as a fresh token's, a root.
+    // Token columns of different sizes cannot enter a container (it keeps one row per token in
+    // every column): push_back, edit and replace refuse such a Doc and leave the documents as
+    // they were.
     Container cols = hello();
-    cols.docs.edit(0, [](Doc& d) { d.tokens.head.pop_back(); });
-    ASSERT_EQ(cols.docs[0].tokens.head.size(), 2u);
-    EXPECT_EQ(cols.docs[0].tokens.head[1], 1);
+    Doc short_heads = cols.docs.to_doc(0);
+    short_heads.tokens.head.pop_back();
+    for (int way = 0; way < 3; ++way) {
+        try {
+            if (way == 0) cols.docs.push_back(short_heads);
+            if (way == 1) cols.docs.edit(0, [](Doc& d) { d.tokens.head.pop_back(); });
+            if (way == 2) cols.docs.replace(0, short_heads);
+            ADD_FAILURE() << "way " << way << " took a Doc with a short head column";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.code(), "content.inconsistent") << way;
+            EXPECT_EQ(e.path(), "tokens") << way;
+            EXPECT_EQ(e.offset(), no_offset) << way;
+        }
+        EXPECT_TRUE(same_content(cols, hello())) << way;
+    }
     Container ents = hello();
     ents.docs.edit(0, [&](Doc& d) { d.ents.push_back({0, 1, ents.strings.intern("X"), 1.0f}); });
     EXPECT_TRUE(Refuses(ents, "content.inconsistent", "doc.ents"));
