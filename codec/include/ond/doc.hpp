@@ -1,0 +1,142 @@
+// The content model's parts: the string store, the annotation items, and a standalone Doc.
+//
+// Strings (text, attributes, labels) are sequences of UTF-16 code units, lone surrogates
+// included. The model keeps them as WTF-8: UTF-8 in which a lone surrogate is written as its
+// 3-byte form and a valid pair always as one 4-byte sequence. That is a one-to-one encoding of
+// UTF-16 code-unit sequences, so two strings are equal exactly when their WTF-8 bytes are equal,
+// and a well-formed string is plain UTF-8 with no conversion at all.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ond {
+
+using StringId = std::uint32_t;  // index into a StringStore; 0 is the empty string ("not set")
+
+// Interned strings of one container, stored back to back in one buffer.
+// A store made by the reader is the container's string table as read (duplicates and all), so
+// compare strings by value (`view`), never by id, across stores or for non-canonical input.
+class StringStore {
+public:
+    StringStore();
+    // Copies and moves rebuild the lookup index lazily: its views point into the source's buffer
+    // (and a moved short string does not keep its address), so they are never carried over.
+    StringStore(const StringStore& o) : bytes_(o.bytes_), offsets_(o.offsets_) {}
+    StringStore(StringStore&& o) noexcept : bytes_(std::move(o.bytes_)), offsets_(std::move(o.offsets_)) { o.clear(); }
+    StringStore& operator=(const StringStore& o) {
+        if (this != &o) {
+            bytes_ = o.bytes_;
+            offsets_ = o.offsets_;
+            index_.clear();
+            indexed_ = 0;
+        }
+        return *this;
+    }
+    StringStore& operator=(StringStore&& o) noexcept {
+        if (this != &o) {
+            bytes_ = std::move(o.bytes_);
+            offsets_ = std::move(o.offsets_);
+            index_.clear();
+            indexed_ = 0;
+            o.clear();
+        }
+        return *this;
+    }
+
+    std::size_t size() const noexcept { return offsets_.size() - 1; }  // ids 0..size()-1
+    std::string_view view(StringId id) const noexcept {
+        return std::string_view(bytes_).substr(offsets_[id], offsets_[id + 1] - offsets_[id]);
+    }
+    bool contains(StringId id) const noexcept { return id < size(); }
+
+    // Returns the id of an equal string, adding it if absent. "" is always id 0.
+    StringId intern(std::string_view wtf8);
+    // Appends without looking for an equal string (the reader's table may hold duplicates).
+    StringId append(std::string_view wtf8);
+    void clear();
+
+    bool operator==(const StringStore& o) const noexcept {
+        return bytes_ == o.bytes_ && offsets_ == o.offsets_;
+    }
+
+private:
+    std::string bytes_;
+    std::vector<std::uint64_t> offsets_;  // offsets_[id] .. offsets_[id + 1]; 64-bit: the bytes may pass 4 GiB
+    std::unordered_map<std::string_view, StringId> index_;  // built lazily by intern()
+    std::size_t indexed_ = 0;                               // ids [0, indexed_) are in index_
+};
+
+enum class Format : std::uint8_t { ondc, ondb };
+
+// The six attribute columns, in the order the tokens section stores them.
+enum class TokenColumn : std::uint8_t { norm, lemma, pos, tag, dep, morph };
+inline constexpr std::size_t token_column_count = 6;
+// Their names, as content JSON keys, listings and messages spell them.
+inline constexpr std::array<const char*, token_column_count> token_column_names = {"norm", "lemma", "pos",
+                                                                                   "tag",  "dep",   "morph"};
+
+enum class Sentence : std::uint8_t { unset = 0, start = 1, inside = 2 };
+
+struct Entity {
+    std::uint32_t start = 0;   // first token
+    std::uint32_t length = 0;  // in tokens, >= 1
+    StringId label = 0;
+    float conf = 1.0f;
+};
+
+struct Category {
+    StringId label = 0;
+    float score = 0.0f;
+};
+
+struct Span {
+    std::uint32_t start = 0;
+    std::uint32_t length = 0;
+    StringId label = 0;
+    float conf = 1.0f;
+};
+
+struct SpanGroup {
+    StringId name = 0;
+    std::vector<Span> spans;
+};
+
+// A document on its own, in vectors of its own: what one fills by hand or with a DocBuilder
+// over a standalone Doc, edits, and adds to a container (which stores it in its columns, see
+// DocList). Token data is columnar: column i of every vector belongs to token i.
+struct Tokens {
+    std::vector<std::uint32_t> start;   // UTF-16 code units from the start of the text
+    std::vector<std::uint32_t> length;  // UTF-16 code units, >= 1
+    std::array<std::vector<StringId>, token_column_count> attrs;
+    std::vector<std::int32_t> head;     // absolute token index (a root is its own head)
+    std::vector<Sentence> sent;
+    std::vector<float> conf;            // always n values (1.0 under confidence mode 0)
+
+    std::size_t size() const noexcept { return start.size(); }
+    std::vector<StringId>& column(TokenColumn c) { return attrs[static_cast<std::size_t>(c)]; }
+    const std::vector<StringId>& column(TokenColumn c) const { return attrs[static_cast<std::size_t>(c)]; }
+    void resize(std::size_t n);
+    void reserve(std::size_t n);
+    void clear();
+};
+
+struct Doc {
+    std::string text;                  // WTF-8
+    std::uint32_t text_utf16_length = 0;  // length of the text in UTF-16 code units
+    Tokens tokens;
+    bool has_ents = false;             // section 4 present ("entity annotation set")
+    std::vector<Entity> ents;
+    bool has_cats = false;             // section 6 present (ONDC only)
+    std::vector<Category> cats;
+    std::vector<SpanGroup> spans;      // section 7 (ONDC only)
+
+    // Sets text and its UTF-16 length; throws ond::Error(content.invalid-string) if not WTF-8.
+    void set_text(std::string_view wtf8);
+};
+
+}  // namespace ond

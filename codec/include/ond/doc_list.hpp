@@ -1,0 +1,237 @@
+// A container's documents stored column by column (DocList), and the read-only slices of one
+// document (DocSlice, TokenSlice) that readers of the model use.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "ond/doc.hpp"
+
+namespace ond {
+
+namespace detail {
+// The allocator of the container-wide columns: growing one default-initialises, so the
+// readers' resize to a record's token count does not zero-fill bytes they write next.
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+    using value_type = T;
+    template <class U>
+    struct rebind { using other = DefaultInitAllocator<U>; };
+    DefaultInitAllocator() = default;
+    template <class U>
+    DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+    template <class U>
+    void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) { ::new (static_cast<void*>(p)) U; }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) { ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...); }
+};
+}  // namespace detail
+
+template <class T>
+using Column = std::vector<T, detail::DefaultInitAllocator<T>>;
+
+// The token columns of every document of a container, back to back: document d's tokens are
+// rows [begin, begin + count) of its DocList entry.
+struct TokenColumns {
+    Column<std::uint32_t> start;  // UTF-16 units from the start of the document's text
+    Column<std::uint32_t> length;
+    std::array<Column<StringId>, token_column_count> attrs;
+    Column<std::int32_t> head;  // token index within the document
+    Column<Sentence> sent;
+    Column<float> conf;
+
+    std::size_t size() const noexcept { return start.size(); }
+    void resize(std::size_t n);  // new rows are left unset (default-initialised)
+    void reserve(std::size_t n);
+    std::size_t capacity() const noexcept { return start.capacity(); }
+};
+
+// One document's tokens as read-only spans into its container's columns:
+// the same names as Tokens, so reading code reads alike.
+struct TokenSlice {
+    std::span<const std::uint32_t> start, length;
+    std::array<std::span<const StringId>, token_column_count> attrs;
+    std::span<const std::int32_t> head;
+    std::span<const Sentence> sent;
+    std::span<const float> conf;
+
+    std::size_t size() const noexcept { return start.size(); }
+    std::span<const StringId> column(TokenColumn c) const noexcept { return attrs[static_cast<std::size_t>(c)]; }
+};
+
+struct SpanGroupSlice {
+    StringId name = 0;
+    std::span<const Span> spans;
+};
+
+// One document of a container, read-only: its part of the container's buffers, with Doc's
+// member names. It is a handful of spans, valid until the container changes; its members are
+// const, so writing through one fails to compile (edit with DocList::edit or a Doc instead).
+struct DocSlice {
+    const std::string_view text;
+    const std::uint32_t text_utf16_length;
+    const TokenSlice tokens;
+    const bool has_ents;
+    const std::span<const Entity> ents;
+    const bool has_cats;
+    const std::span<const Category> cats;
+    // Its span groups: spans[g].name, spans[g].spans.
+    class Groups {
+    public:
+        Groups(std::span<const StringId> names, std::span<const std::uint64_t> bounds, const Span* all) noexcept
+            : names_(names), bounds_(bounds), all_(all) {}
+        std::size_t size() const noexcept { return names_.size(); }
+        bool empty() const noexcept { return names_.empty(); }
+        SpanGroupSlice operator[](std::size_t g) const noexcept {
+            return {names_[g], std::span<const Span>(all_ + bounds_[g], all_ + bounds_[g + 1])};
+        }
+        class iterator {
+        public:
+            using value_type = SpanGroupSlice;
+            using difference_type = std::ptrdiff_t;
+            iterator() = default;
+            iterator(const Groups* gs, std::size_t g) noexcept : gs_(gs), g_(g) {}
+            SpanGroupSlice operator*() const noexcept { return (*gs_)[g_]; }
+            iterator& operator++() noexcept { ++g_; return *this; }
+            iterator operator++(int) noexcept { iterator o = *this; ++g_; return o; }
+            bool operator==(const iterator& o) const noexcept { return g_ == o.g_; }
+        private:
+            const Groups* gs_ = nullptr;
+            std::size_t g_ = 0;
+        };
+        iterator begin() const noexcept { return iterator(this, 0); }
+        iterator end() const noexcept { return iterator(this, size()); }
+
+    private:
+        std::span<const StringId> names_;
+        std::span<const std::uint64_t> bounds_;  // size() + 1 offsets into all_
+        const Span* all_;
+    };
+    const Groups spans;
+
+    // Token i's text as a view of `text` (token offsets count UTF-16 units, `text` is WTF-8):
+    // nullopt when the token starts or ends between the two halves of a surrogate pair, or lies
+    // outside the text. It walks the text from its start; to take every token's text, range over
+    // a DocView's tokens (ond/view.hpp), which walks the text once.
+    std::optional<std::string_view> token_text(std::size_t i) const;
+    // A copy in vectors of its own, to edit or keep.
+    Doc to_doc() const;
+};
+
+// A container's documents, stored column by column: one text buffer, one buffer per token
+// column, one for entities, categories, span groups and spans, for all documents together.
+// Reading one into a container reuses every buffer's capacity. doc[i] is a DocSlice; whole
+// documents are added with push_back and changed with edit.
+class DocList {
+public:
+    std::size_t size() const noexcept { return docs_.size(); }
+    bool empty() const noexcept { return docs_.empty(); }
+    DocSlice operator[](std::size_t i) const noexcept;
+    DocSlice front() const noexcept { return (*this)[0]; }
+    DocSlice back() const noexcept { return (*this)[size() - 1]; }
+
+    class iterator {
+    public:
+        using value_type = DocSlice;
+        using difference_type = std::ptrdiff_t;
+        iterator() = default;
+        iterator(const DocList* l, std::size_t i) noexcept : l_(l), i_(i) {}
+        DocSlice operator*() const noexcept { return (*l_)[i_]; }
+        iterator& operator++() noexcept { ++i_; return *this; }
+        iterator operator++(int) noexcept { iterator o = *this; ++i_; return o; }
+        bool operator==(const iterator& o) const noexcept { return i_ == o.i_; }
+    private:
+        const DocList* l_ = nullptr;
+        std::size_t i_ = 0;
+    };
+    iterator begin() const noexcept { return iterator(this, 0); }
+    iterator end() const noexcept { return iterator(this, size()); }
+
+    // Whole documents. push_back copies a Doc's content into the columns (its string ids must
+    // index the container's store; its text's UTF-16 length is taken from the text); edit
+    // copies document i out, lets `change` edit the copy and puts it back (O(the documents
+    // after i)); to_doc copies one out. push_back, edit and replace throw
+    // ond::Error(content.inconsistent, path "tokens") when the Doc's token vectors differ in
+    // size, and then leave the list as it was.
+    void push_back(const Doc& d);
+    template <class Change>
+    void edit(std::size_t i, Change&& change) {
+        Doc d = (*this)[i].to_doc();
+        change(d);
+        replace(i, d);
+    }
+    void replace(std::size_t i, const Doc& d);
+    Doc to_doc(std::size_t i) const { return (*this)[i].to_doc(); }
+    void pop_back();
+    void resize(std::size_t n);  // cuts, or appends empty documents
+    void clear() noexcept;       // keeps every buffer's capacity
+
+    // The buffers, read-only, for code that walks every document's tokens at once.
+    const TokenColumns& token_columns() const noexcept { return tokens_; }
+    std::uint64_t first_token(std::size_t i) const noexcept { return docs_[i].tokens.begin; }
+    const std::string& texts() const noexcept { return text_; }
+
+    // ---- building the last document in place (the readers and DocBuilder) ----
+    // Appends an empty document: no text, no tokens, no annotation.
+    void open_doc();
+    // The text buffer, to append the last document's text to (nothing else may be changed);
+    // close_text then records it with its length in UTF-16 units.
+    std::string& text_buffer() noexcept { return text_; }
+    void close_text(std::uint32_t utf16_length) noexcept;
+    // Sets the last document's token count to n (new rows unset) and returns its rows' columns.
+    struct TokenRows {
+        std::uint32_t* start;
+        std::uint32_t* length;
+        std::array<StringId*, token_column_count> attrs;
+        std::int32_t* head;
+        Sentence* sent;
+        float* conf;
+    };
+    TokenRows resize_tokens(std::size_t n);
+    TokenRows token_rows() noexcept;  // the last document's, as they are
+    void set_has_ents(bool v) noexcept { docs_.back().has_ents = v; }
+    void add_entity(const Entity& e);
+    void set_has_cats(bool v) noexcept { docs_.back().has_cats = v; }
+    void add_category(const Category& c);
+    void add_span_group(StringId name);
+    void add_span(std::size_t group, const Span& s);  // to the last document's group `group`
+    // Reserves for about this many more tokens and text bytes (a reader's estimate).
+    void reserve_more(std::size_t tokens, std::size_t text_bytes);
+
+    bool operator==(const DocList&) const = delete;  // compare with same_content
+
+private:
+    struct Part {
+        std::uint64_t begin = 0;
+        std::uint64_t count = 0;
+    };
+    struct Entry {
+        Part text;
+        std::uint32_t text_utf16_length = 0;
+        Part tokens;
+        Part ents;
+        Part cats;
+        Part groups;
+        bool has_ents = false;
+        bool has_cats = false;
+    };
+    std::vector<Entry> docs_;
+    std::string text_;
+    TokenColumns tokens_;
+    std::vector<Entity> ents_;
+    std::vector<Category> cats_;
+    std::vector<StringId> group_names_;
+    std::vector<std::uint64_t> group_bounds_{0};  // group g's spans: [bounds[g], bounds[g + 1])
+    std::vector<Span> spans_;
+};
+
+}  // namespace ond

@@ -1,0 +1,214 @@
+// A container's documents in columns (include/ond/doc_list.hpp).
+#include "ond/doc_list.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "ond/error.hpp"
+#include "ond/unicode.hpp"
+
+namespace ond {
+
+void TokenColumns::resize(std::size_t n) {
+    start.resize(n);
+    length.resize(n);
+    for (auto& c : attrs) c.resize(n);
+    head.resize(n);
+    sent.resize(n);
+    conf.resize(n);
+}
+
+void TokenColumns::reserve(std::size_t n) {
+    start.reserve(n);
+    length.reserve(n);
+    for (auto& c : attrs) c.reserve(n);
+    head.reserve(n);
+    sent.reserve(n);
+    conf.reserve(n);
+}
+
+// ---- DocSlice ----------------------------------------------------------------------------------
+
+std::optional<std::string_view> DocSlice::token_text(std::size_t i) const {
+    if (i >= tokens.size()) return std::nullopt;
+    return unicode::Utf16Offsets(text).view(tokens.start[i], tokens.length[i]);
+}
+
+Doc DocSlice::to_doc() const {
+    Doc d;
+    d.text.assign(text);
+    d.text_utf16_length = text_utf16_length;
+    const std::size_t n = tokens.size();
+    Tokens& t = d.tokens;
+    t.start.assign(tokens.start.begin(), tokens.start.end());
+    t.length.assign(tokens.length.begin(), tokens.length.end());
+    for (std::size_t c = 0; c < token_column_count; ++c) t.attrs[c].assign(tokens.attrs[c].begin(), tokens.attrs[c].end());
+    t.head.assign(tokens.head.begin(), tokens.head.end());
+    t.sent.assign(tokens.sent.begin(), tokens.sent.end());
+    t.conf.assign(tokens.conf.begin(), tokens.conf.end());
+    (void)n;
+    d.has_ents = has_ents;
+    d.ents.assign(ents.begin(), ents.end());
+    d.has_cats = has_cats;
+    d.cats.assign(cats.begin(), cats.end());
+    for (SpanGroupSlice g : spans) d.spans.push_back(SpanGroup{g.name, std::vector<Span>(g.spans.begin(), g.spans.end())});
+    return d;
+}
+
+// ---- DocList -----------------------------------------------------------------------------------
+
+DocSlice DocList::operator[](std::size_t i) const noexcept {
+    const Entry& e = docs_[i];
+    const std::size_t b = e.tokens.begin, n = e.tokens.count;
+    TokenSlice t{{tokens_.start.data() + b, n}, {tokens_.length.data() + b, n}, {}, {tokens_.head.data() + b, n},
+                 {tokens_.sent.data() + b, n}, {tokens_.conf.data() + b, n}};
+    for (std::size_t c = 0; c < token_column_count; ++c) t.attrs[c] = {tokens_.attrs[c].data() + b, n};
+    return DocSlice{std::string_view(text_).substr(e.text.begin, e.text.count),
+                    e.text_utf16_length,
+                    t,
+                    e.has_ents,
+                    {ents_.data() + e.ents.begin, e.ents.count},
+                    e.has_cats,
+                    {cats_.data() + e.cats.begin, e.cats.count},
+                    DocSlice::Groups({group_names_.data() + e.groups.begin, e.groups.count},
+                                     {group_bounds_.data() + e.groups.begin, e.groups.count + 1}, spans_.data())};
+}
+
+void DocList::open_doc() {
+    Entry e;
+    e.text.begin = text_.size();
+    e.tokens.begin = tokens_.size();
+    e.ents.begin = ents_.size();
+    e.cats.begin = cats_.size();
+    e.groups.begin = group_names_.size();
+    docs_.push_back(e);
+}
+
+void DocList::close_text(std::uint32_t utf16_length) noexcept {
+    Entry& e = docs_.back();
+    e.text.count = text_.size() - e.text.begin;
+    e.text_utf16_length = utf16_length;
+}
+
+DocList::TokenRows DocList::token_rows() noexcept {
+    const std::size_t b = docs_.back().tokens.begin;
+    TokenRows r{tokens_.start.data() + b, tokens_.length.data() + b, {}, tokens_.head.data() + b,
+                tokens_.sent.data() + b, tokens_.conf.data() + b};
+    for (std::size_t c = 0; c < token_column_count; ++c) r.attrs[c] = tokens_.attrs[c].data() + b;
+    return r;
+}
+
+DocList::TokenRows DocList::resize_tokens(std::size_t n) {
+    Entry& e = docs_.back();
+    tokens_.resize(e.tokens.begin + n);
+    e.tokens.count = n;
+    return token_rows();
+}
+
+void DocList::add_entity(const Entity& x) {
+    ents_.push_back(x);
+    ++docs_.back().ents.count;
+}
+
+void DocList::add_category(const Category& x) {
+    cats_.push_back(x);
+    ++docs_.back().cats.count;
+}
+
+void DocList::add_span_group(StringId name) {
+    group_names_.push_back(name);
+    group_bounds_.push_back(spans_.size());
+    ++docs_.back().groups.count;
+}
+
+void DocList::add_span(std::size_t group, const Span& s) {
+    // The last document's groups are the last ones, so only its later groups' spans move.
+    const std::size_t g = docs_.back().groups.begin + group;
+    spans_.insert(spans_.begin() + static_cast<std::ptrdiff_t>(group_bounds_[g + 1]), s);
+    for (std::size_t k = g + 1; k < group_bounds_.size(); ++k) ++group_bounds_[k];
+}
+
+void DocList::reserve_more(std::size_t tokens, std::size_t text_bytes) {
+    if (tokens_.capacity() < tokens_.size() + tokens) tokens_.reserve(tokens_.size() + tokens);
+    if (text_.capacity() < text_.size() + text_bytes) text_.reserve(text_.size() + text_bytes);
+}
+
+namespace {
+// A Doc's token vectors must agree in size to become rows of the columns.
+void check_shape(const Doc& d) {
+    const Tokens& t = d.tokens;
+    const std::size_t n = t.size();
+    bool sizes_ok = t.length.size() == n && t.head.size() == n && t.sent.size() == n && t.conf.size() == n;
+    for (const auto& col : t.attrs) sizes_ok = sizes_ok && col.size() == n;
+    if (!sizes_ok)
+        throw Error(Errc::content_inconsistent, no_offset, "token columns differ in size (" + std::to_string(n) + " starts)",
+                    "tokens");
+}
+}  // namespace
+
+void DocList::push_back(const Doc& d) {
+    check_shape(d);  // before anything is added: a refused Doc leaves the list as it was
+    const Tokens& t = d.tokens;
+    const std::size_t n = t.size();
+    open_doc();
+    text_.append(d.text);
+    // The length is taken from the text, so a stale text_utf16_length cannot disagree with it
+    // (0 for text that is not WTF-8, which the writer refuses).
+    close_text(static_cast<std::uint32_t>(std::min<std::uint64_t>(unicode::wtf8_utf16_length(d.text).value_or(0), 0xFFFFFFFFu)));
+    TokenRows r = resize_tokens(n);
+    std::copy_n(t.start.begin(), n, r.start);
+    std::copy_n(t.length.begin(), n, r.length);
+    for (std::size_t c = 0; c < token_column_count; ++c) std::copy_n(t.attrs[c].begin(), n, r.attrs[c]);
+    std::copy_n(t.head.begin(), n, r.head);
+    std::copy_n(t.sent.begin(), n, r.sent);
+    std::copy_n(t.conf.begin(), n, r.conf);
+    set_has_ents(d.has_ents);
+    for (const Entity& x : d.ents) add_entity(x);
+    set_has_cats(d.has_cats);
+    for (const Category& x : d.cats) add_category(x);
+    for (const SpanGroup& g : d.spans) {
+        add_span_group(g.name);
+        for (const Span& s : g.spans) add_span(docs_.back().groups.count - 1, s);
+    }
+}
+
+void DocList::pop_back() {
+    const Entry e = docs_.back();
+    docs_.pop_back();
+    text_.resize(e.text.begin);
+    tokens_.resize(e.tokens.begin);
+    ents_.resize(e.ents.begin);
+    cats_.resize(e.cats.begin);
+    group_names_.resize(e.groups.begin);
+    group_bounds_.resize(e.groups.begin + 1);
+    spans_.resize(group_bounds_.back());
+}
+
+void DocList::resize(std::size_t n) {
+    while (size() > n) pop_back();
+    while (size() < n) open_doc();
+}
+
+void DocList::clear() noexcept {
+    docs_.clear();
+    text_.clear();
+    tokens_.resize(0);
+    ents_.clear();
+    cats_.clear();
+    group_names_.clear();
+    group_bounds_.resize(1);
+    spans_.clear();
+}
+
+void DocList::replace(std::size_t i, const Doc& d) {
+    // The documents after i move behind the new one: copied out, cut, and added back.
+    check_shape(d);
+    std::vector<Doc> after;
+    after.reserve(size() - i - 1);
+    for (std::size_t k = i + 1; k < size(); ++k) after.push_back((*this)[k].to_doc());
+    resize(i);
+    push_back(d);
+    for (const Doc& x : after) push_back(x);
+}
+
+}  // namespace ond
