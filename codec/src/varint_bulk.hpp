@@ -98,8 +98,16 @@ inline bool short_varint(std::uint64_t w, std::uint32_t& value, std::uint32_t& s
 
 namespace swar {
 
-// String indexes: up to `count` values, each <= `limit`, into out[0..) when out is not null.
-inline std::size_t indexes(Cursor& c, std::uint32_t* out, std::size_t count, std::uint32_t limit) noexcept {
+// A block's values into v: Block::values, one at a time. `room`: how many v may take (>= the
+// block's count); a wider taker (varint_bulk_x86.cpp) stores 8 when there is room for them.
+struct TakeValues {
+    void operator()(const Block& b, std::uint32_t* v, std::size_t /*room*/) const noexcept { b.values(v, nullptr); }
+};
+
+// String indexes: up to `count` values, each <= `limit`, into out[0..) when out is not null,
+// each block's values taken by `take`.
+template <class Take>
+inline std::size_t indexes_with(Cursor& c, std::uint32_t* out, std::size_t count, std::uint32_t limit, Take take) noexcept {
     const std::uint8_t* const begin = c.here();
     const std::uint8_t* const end = begin + c.remaining();
     const std::uint8_t* p = begin;
@@ -108,7 +116,7 @@ inline std::size_t indexes(Cursor& c, std::uint32_t* out, std::size_t count, std
         const Block b(load64(p));
         const unsigned n = b.count();
         if (n > 0 && n <= count - i && b.all_at_most(limit)) {
-            if (out) b.values(out + i, nullptr);
+            if (out) take(b, out + i, count - i);
             p += b.used();
             i += n;
             continue;
@@ -121,6 +129,9 @@ inline std::size_t indexes(Cursor& c, std::uint32_t* out, std::size_t count, std
     }
     c.skip(static_cast<std::size_t>(p - begin));
     return i;
+}
+inline std::size_t indexes(Cursor& c, std::uint32_t* out, std::size_t count, std::uint32_t limit) noexcept {
+    return indexes_with(c, out, count, limit, TakeValues{});
 }
 
 // Token spans from token `first` on: (gap, length) pairs, each length >= 1 and each end within

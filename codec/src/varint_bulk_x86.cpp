@@ -69,13 +69,45 @@ OND_SSE41 inline unsigned chunk(const std::uint8_t* p, unsigned term, unsigned t
 OND_SSE41 inline __m128i before_block(const std::uint8_t* p, std::uint64_t two) noexcept {
     return (two & 1) ? _mm_slli_si128(_mm_cvtsi32_si128(p[-1]), 15) : _mm_setzero_si128();
 }
+// The values of an 8-byte Block (varint_bulk.hpp) into v[0..8): the same left-pack on 8 lanes.
+// A Block starts on a varint boundary, so byte 0 never needs the byte before it.
+OND_SSE41 inline void block_values(const Block& b, std::uint32_t* v) noexcept {
+    const __m128i cur = _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<long long>(b.w)));
+    const __m128i prev = _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<long long>(b.w << 8)));
+    // Bytes 0x80 where `two` has its bits: sign-extended, each 16-bit lane is all-high-bits there.
+    const __m128i m = _mm_cvtepi8_epi16(_mm_cvtsi64_si128(static_cast<long long>(b.two)));
+    const __m128i val = _mm_blendv_epi8(cur, _mm_or_si128(_mm_and_si128(prev, _mm_set1_epi16(0x7F)), _mm_slli_epi16(cur, 7)), m);
+    const auto t = static_cast<unsigned>(_mm_movemask_epi8(_mm_cvtsi64_si128(static_cast<long long>(b.term))));
+    const __m128i packed = _mm_shuffle_epi8(val, _mm_load_si128(reinterpret_cast<const __m128i*>(table.control[t])));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(v), _mm_cvtepu16_epi32(packed));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(v + 4), _mm_cvtepu16_epi32(_mm_srli_si128(packed, 8)));
+}
 #undef OND_SSE41
 }  // namespace left_pack
+
+// The 8-byte (SWAR) paths with indexes' values taken by block_values: the tail of the wider levels.
+namespace narrow {
+#define OND_NARROW __attribute__((target("sse4.1,popcnt")))
+using swar::heads;
+using swar::spans;
+struct TakeByShuffle {
+    OND_NARROW void operator()(const Block& b, std::uint32_t* v, std::size_t room) const noexcept {
+        if (room >= 8)
+            left_pack::block_values(b, v);
+        else
+            b.values(v, nullptr);
+    }
+};
+OND_NARROW inline std::size_t indexes(Cursor& c, std::uint32_t* out, std::size_t count, std::uint32_t limit) noexcept {
+    return swar::indexes_with(c, out, count, limit, TakeByShuffle{});
+}
+#undef OND_NARROW
+}  // namespace narrow
 
 namespace sse41 {
 #define OND_WIDE __attribute__((target("sse4.1,popcnt")))
 inline constexpr unsigned W = 16;
-namespace tail = swar;  // runs shorter than 16 bytes or items, and the last bytes
+namespace tail = narrow;  // runs shorter than 16 bytes or items, and the last bytes
 OND_WIDE inline __m128i load(const std::uint8_t* p) noexcept { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 OND_WIDE inline std::uint64_t high_mask(const std::uint8_t* p) noexcept {
     return static_cast<std::uint32_t>(_mm_movemask_epi8(load(p)));
@@ -96,7 +128,7 @@ OND_WIDE inline unsigned extract(const std::uint8_t* p, std::uint64_t term, std:
 namespace avx2 {
 #define OND_WIDE __attribute__((target("avx2,bmi,bmi2,popcnt")))
 inline constexpr unsigned W = 32;
-namespace tail = swar;  // not sse41: on runs of 16-31 items it measured slower than SWAR
+namespace tail = narrow;  // not sse41: on runs of 16-31 items it measured slower than 8-byte blocks
 OND_WIDE inline __m256i load(const std::uint8_t* p) noexcept { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
 OND_WIDE inline std::uint64_t high_mask(const std::uint8_t* p) noexcept {
     return static_cast<std::uint32_t>(_mm256_movemask_epi8(load(p)));
