@@ -7,9 +7,6 @@
 namespace ond::detail {
 
 namespace {
-// After records 2, 4, 8, ...: reserves the columns and the text for the whole section at the
-// rate of tokens and text bytes per record byte so far, plus a sixteenth, so a fresh decode
-// grows its buffers a few times, not by doubling up to twice the size it needs.
 // Empties the documents when a read throws: a record cut short may have token rows never written.
 struct ClearOnThrow {
     DocList* docs;
@@ -19,6 +16,9 @@ struct ClearOnThrow {
     }
 };
 
+// After records 2, 4, 8, ...: reserves the columns and the text for the whole section at the
+// rate of tokens and text bytes per record byte so far, plus a sixteenth, so a fresh decode
+// grows its buffers a few times, not by doubling up to twice the size it needs.
 void reserve_for_the_rest(DocList& docs, std::uint64_t read, std::uint64_t total) {
     if (read == 0) return;
     const double scale = static_cast<double>(total) / static_cast<double>(read) * 1.0625;

@@ -73,6 +73,7 @@ public:
     // have passed. Throws ond::Error; after a throw, every later call throws the same error.
     bool next();
     // The record next() read last (its string ids index strings()); valid until the next call.
+    // Precondition: the last call to next() returned true.
     DocView doc() const noexcept;
     // The same as next(), then a copy of the record into `doc`, to keep or edit.
     bool next(Doc& doc);
