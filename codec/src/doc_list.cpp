@@ -57,23 +57,6 @@ Doc DocSlice::to_doc() const {
 
 // ---- DocList -----------------------------------------------------------------------------------
 
-DocSlice DocList::operator[](std::size_t i) const noexcept {
-    const Entry& e = docs_[i];
-    const std::size_t b = e.tokens.begin, n = e.tokens.count;
-    TokenSlice t{{tokens_.start.data() + b, n}, {tokens_.length.data() + b, n}, {}, {tokens_.head.data() + b, n},
-                 {tokens_.sent.data() + b, n}, {tokens_.conf.data() + b, n}};
-    for (std::size_t c = 0; c < token_column_count; ++c) t.attrs[c] = {tokens_.attrs[c].data() + b, n};
-    return DocSlice{std::string_view(text_).substr(e.text.begin, e.text.count),
-                    e.text_utf16_length,
-                    t,
-                    e.has_ents,
-                    {ents_.data() + e.ents.begin, e.ents.count},
-                    e.has_cats,
-                    {cats_.data() + e.cats.begin, e.cats.count},
-                    DocSlice::Groups({group_names_.data() + e.groups.begin, e.groups.count},
-                                     {group_bounds_.data() + e.groups.begin, e.groups.count + 1}, spans_.data())};
-}
-
 void DocList::open_doc() {
     Entry e;
     e.text.begin = text_.size();
