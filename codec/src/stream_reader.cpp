@@ -65,6 +65,16 @@ std::optional<Started> read_header(const ReadFn& read, std::vector<std::byte>& b
                 "the stream ends " + detail::count_of(total - have, "byte", "bytes") + " before the end of the container");
 }
 
+// The capacities a buffer for n bytes takes as they arrive: n, n/2, n/4, ... (rounded up), the
+// least of them that holds `need`. Each is less than twice what has arrived plus one read, so a
+// false length allocates no more than that (R26), and the last growth holds n/2 and n at once:
+// 1.5 n at most, where doubling from the first read could hold nearly n and n.
+std::size_t next_capacity(std::size_t n, std::size_t need) noexcept {
+    std::size_t cap = n;
+    while (cap > need && (cap + 1) / 2 >= need) cap = (cap + 1) / 2;  // cap > need: each step shrinks it
+    return cap;
+}
+
 // The rest of a container as it arrives, for skip_next: counts the bytes, runs the CRC over
 // them, and grows each buffer it fills with what arrives, at most 1 MiB a read (R26).
 class Arriving final : public detail::ByteSource {
@@ -79,7 +89,7 @@ public:
         std::size_t got = 0;
         while (got < n) {
             const std::size_t step = std::min(n - got, stream_read_step);
-            if (got + step > out.capacity()) out.reserve(std::min(n, std::max(got + step, 2 * out.capacity())));
+            if (got + step > out.capacity()) out.reserve(next_capacity(n, got + step));
             out.resize(got + step);
             const std::size_t r = read_fully(read_, out.data() + got, step);
             if (covered_) crc_ = detail::crc32(reinterpret_cast<const std::uint8_t*>(out.data() + got), r, crc_);
