@@ -55,6 +55,12 @@ struct Block {
     unsigned count() const noexcept { return static_cast<unsigned>(std::popcount(term)); }
     // Bytes up to and including the last varint of the block (count() > 0).
     unsigned used() const noexcept { return static_cast<unsigned>((63 - std::countl_zero(term)) >> 3) + 1; }
+    // Bytes up to and including the k-th varint (1 <= k <= count()).
+    unsigned used_by(unsigned k) const noexcept {
+        std::uint64_t t = term;
+        for (unsigned r = 1; r < k; ++r) t &= t - 1;
+        return static_cast<unsigned>(std::countr_zero(t) >> 3) + 1;
+    }
     // Every value <= limit? Exact for values below 128 and for 2-byte values whose high byte is
     // below limit >> 7; a value it cannot vouch for makes it answer false.
     bool all_at_most(std::uint32_t limit) const noexcept {
@@ -169,17 +175,19 @@ inline std::uint32_t spans(Cursor& c, std::uint32_t* start, std::uint32_t* lengt
     return i;
 }
 
-// Heads from token `first` on: zig-zag deltas whose head i + delta lies in [0, n).
-inline std::uint32_t heads(Cursor& c, std::int32_t* out, std::uint32_t first, std::uint32_t n) noexcept {
+// Heads from token `first` on: zig-zag deltas whose head i + delta lies in [0, n), each
+// block's values taken by `take` (into 8 slots).
+template <class Take>
+inline std::uint32_t heads_with(Cursor& c, std::int32_t* out, std::uint32_t first, std::uint32_t n, Take take) noexcept {
     const std::uint8_t* const begin = c.here();
     const std::uint8_t* const end = begin + c.remaining();
     const std::uint8_t* p = begin;
     std::uint32_t i = first;
     std::uint32_t v[8];
-    std::uint8_t e[8];
     while (i < n && end - p >= 8) {
         const Block b(load64(p));
-        const unsigned m = std::min(b.values(v, e), n - i);
+        take(b, v, 8);
+        const unsigned m = std::min(b.count(), n - i);
         unsigned k = 0;
         for (; k < m; ++k) {
             const std::int64_t delta = static_cast<std::int32_t>((v[k] >> 1) ^ (0u - (v[k] & 1)));
@@ -189,11 +197,14 @@ inline std::uint32_t heads(Cursor& c, std::int32_t* out, std::uint32_t first, st
         }
         i += k;
         if (k == 0) break;
-        p += e[k - 1];
+        p += k == b.count() ? b.used() : b.used_by(k);
         if (k < m) break;
     }
     c.skip(static_cast<std::size_t>(p - begin));
     return i;
+}
+inline std::uint32_t heads(Cursor& c, std::int32_t* out, std::uint32_t first, std::uint32_t n) noexcept {
+    return heads_with(c, out, first, n, TakeValues{});
 }
 
 }  // namespace swar

@@ -88,7 +88,6 @@ OND_SSE41 inline void block_values(const Block& b, std::uint32_t* v) noexcept {
 // The 8-byte (SWAR) paths with indexes' values taken by block_values: the tail of the wider levels.
 namespace narrow {
 #define OND_NARROW __attribute__((target("sse4.1,popcnt")))
-using swar::heads;
 using swar::spans;
 struct TakeByShuffle {
     OND_NARROW void operator()(const Block& b, std::uint32_t* v, std::size_t room) const noexcept {
@@ -100,6 +99,9 @@ struct TakeByShuffle {
 };
 OND_NARROW inline std::size_t indexes(Cursor& c, std::uint32_t* out, std::size_t count, std::uint32_t limit) noexcept {
     return swar::indexes_with(c, out, count, limit, TakeByShuffle{});
+}
+OND_NARROW inline std::uint32_t heads(Cursor& c, std::int32_t* out, std::uint32_t first, std::uint32_t n) noexcept {
+    return swar::heads_with(c, out, first, n, TakeByShuffle{});
 }
 #undef OND_NARROW
 }  // namespace narrow

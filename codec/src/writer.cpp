@@ -333,7 +333,8 @@ public:
 private:
     static constexpr std::uint32_t unassigned = ~0u - 1;
 
-    std::uint32_t first_use(StringId id) {
+    // Out of line: use() is on every attribute of every token and should inline to a lookup.
+    [[gnu::noinline]] std::uint32_t first_use(StringId id) {
         const std::string_view v = s_.view(id);
         if (v.empty()) return index_of_[id] = 0;
         const auto units = unicode::wtf8_utf16_length(v);
