@@ -3,6 +3,7 @@
 // independent, unchecked canonical encoder used as an oracle for the writer.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -71,6 +72,12 @@ Outcome capture(F&& f) {
 void check_same(const Outcome& a, const Outcome& b, const char* what_a, const char* what_b);
 
 inline Bytes bytes_of(const std::vector<std::byte>& v) { return Bytes(v.data(), v.size()); }
+// Two sequences (spans, vectors) of equal values. Not std::ranges::equal: OSS-Fuzz's AFL++ build
+// uses libc++ 14, which lacks the ranges algorithms.
+template <class A, class B>
+bool same_values(const A& a, const B& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+}
 inline std::vector<std::byte> copy_bytes(const std::uint8_t* p, std::size_t n) {
     std::vector<std::byte> v(n);
     if (n) std::memcpy(v.data(), p, n);
