@@ -10,21 +10,11 @@
 namespace ond {
 
 void TokenColumns::resize(std::size_t n) {
-    start.resize(n);
-    length.resize(n);
-    for (auto& c : attrs) c.resize(n);
-    head.resize(n);
-    sent.resize(n);
-    conf.resize(n);
+    detail::for_each_token_column(*this, [n](auto& column) { column.resize(n); });
 }
 
 void TokenColumns::reserve(std::size_t n) {
-    start.reserve(n);
-    length.reserve(n);
-    for (auto& c : attrs) c.reserve(n);
-    head.reserve(n);
-    sent.reserve(n);
-    conf.reserve(n);
+    detail::for_each_token_column(*this, [n](auto& column) { column.reserve(n); });
 }
 
 // ---- DocSlice ----------------------------------------------------------------------------------

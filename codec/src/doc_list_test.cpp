@@ -92,6 +92,20 @@ TEST(DocList, WholeDocumentsComeBackAsTheyWent) {
     EXPECT_EQ(l.first_token(3), 1u + 2 + 3);
 }
 
+// One more token over " more" at the end of the text, and one more of everything else.
+void grow(Doc& d) {
+    d.set_text(d.text + " more");
+    d.tokens.start.push_back(static_cast<std::uint32_t>(d.text.size() - 4));
+    d.tokens.length.push_back(4);
+    for (auto& col : d.tokens.attrs) col.push_back(99);
+    d.tokens.head.push_back(0);
+    d.tokens.sent.push_back(Sentence::inside);
+    d.tokens.conf.push_back(1.0f);
+    d.ents.push_back({1, 1, 98, 1.0f});
+    d.cats.push_back({97, 0.0f});
+    d.spans.push_back({96, {{0, 1, 95, 1.0f}}});
+}
+
 TEST(DocList, EditingOneDocumentLeavesTheOthers) {
     for (std::size_t target = 0; target < 4; ++target) {
         DocList l;
@@ -99,29 +113,9 @@ TEST(DocList, EditingOneDocumentLeavesTheOthers) {
         for (std::uint32_t k = 0; k < 4; ++k) docs.push_back(numbered(k, true));
         for (const Doc& d : docs) l.push_back(d);
         // Grow every part of the target: more tokens, text, an entity, a category, a group.
-        l.edit(target, [](Doc& d) {
-            d.set_text(d.text + " more");
-            d.tokens.start.push_back(static_cast<std::uint32_t>(d.text.size() - 4));
-            d.tokens.length.push_back(4);
-            for (auto& col : d.tokens.attrs) col.push_back(99);
-            d.tokens.head.push_back(0);
-            d.tokens.sent.push_back(Sentence::inside);
-            d.tokens.conf.push_back(1.0f);
-            d.ents.push_back({1, 1, 98, 1.0f});
-            d.cats.push_back({97, 0.0f});
-            d.spans.push_back({96, {{0, 1, 95, 1.0f}}});
-        });
+        l.edit(target, grow);
         Doc grown = docs[target];
-        grown.set_text(grown.text + " more");
-        grown.tokens.start.push_back(static_cast<std::uint32_t>(grown.text.size() - 4));
-        grown.tokens.length.push_back(4);
-        for (auto& col : grown.tokens.attrs) col.push_back(99);
-        grown.tokens.head.push_back(0);
-        grown.tokens.sent.push_back(Sentence::inside);
-        grown.tokens.conf.push_back(1.0f);
-        grown.ents.push_back({1, 1, 98, 1.0f});
-        grown.cats.push_back({97, 0.0f});
-        grown.spans.push_back({96, {{0, 1, 95, 1.0f}}});
+        grow(grown);
         for (std::size_t k = 0; k < 4; ++k)
             expect_same(l[k], k == target ? grown : docs[k], "edit " + std::to_string(target) + ", doc " + std::to_string(k));
         // And shrinking it back gives the list it was.

@@ -39,21 +39,12 @@ StringId StringStore::intern(std::string_view wtf8) {
 }
 
 void Tokens::resize(std::size_t n) {
-    start.resize(n);
-    length.resize(n);
-    for (auto& c : attrs) c.resize(n);
-    head.resize(n);
-    sent.resize(n);
-    conf.resize(n, 1.0f);
+    conf.resize(n, 1.0f);  // first: a new token's confidence is 1.0, not the 0 the others get
+    detail::for_each_token_column(*this, [n](auto& column) { column.resize(n); });
 }
 
 void Tokens::reserve(std::size_t n) {
-    start.reserve(n);
-    length.reserve(n);
-    for (auto& c : attrs) c.reserve(n);
-    head.reserve(n);
-    sent.reserve(n);
-    conf.reserve(n);
+    detail::for_each_token_column(*this, [n](auto& column) { column.reserve(n); });
 }
 
 void Tokens::clear() { resize(0); }

@@ -125,6 +125,20 @@ struct Tokens {
     void clear();
 };
 
+namespace detail {
+// Calls f on each token column of a Tokens or a TokenColumns (ond/doc_list.hpp), which share
+// their member names.
+template <class T, class F>
+void for_each_token_column(T& t, F&& f) {
+    f(t.start);
+    f(t.length);
+    for (auto& c : t.attrs) f(c);
+    f(t.head);
+    f(t.sent);
+    f(t.conf);
+}
+}  // namespace detail
+
 struct Doc {
     std::string text;                  // WTF-8
     std::uint32_t text_utf16_length = 0;  // length of the text in UTF-16 code units

@@ -19,6 +19,44 @@
 namespace ond {
 
 namespace detail {
+// What the ranges' iterators share (here and in ond/view.hpp): an index that ++ steps and ==
+// compares. Each iterator adds only what operator* makes of it.
+template <class Iterator>
+class IndexStep {
+public:
+    using difference_type = std::ptrdiff_t;
+    Iterator& operator++() noexcept {
+        ++i_;
+        return static_cast<Iterator&>(*this);
+    }
+    Iterator operator++(int) noexcept {
+        Iterator old = static_cast<Iterator&>(*this);
+        ++i_;
+        return old;
+    }
+    bool operator==(const IndexStep& o) const noexcept { return i_ == o.i_; }
+
+protected:
+    IndexStep() = default;
+    explicit IndexStep(std::size_t i) noexcept : i_(i) {}
+    std::size_t i_ = 0;
+};
+
+// An iterator over what a parent's operator[] makes on the fly.
+template <class Parent, class Value>
+class SubscriptIterator : public IndexStep<SubscriptIterator<Parent, Value>> {
+public:
+    using value_type = Value;
+    SubscriptIterator() = default;
+    SubscriptIterator(const Parent* p, std::size_t i) noexcept : IndexStep<SubscriptIterator>(i), p_(p) {}
+    Value operator*() const noexcept { return (*p_)[this->i_]; }
+
+private:
+    const Parent* p_ = nullptr;
+};
+}  // namespace detail
+
+namespace detail {
 // The allocator of the container-wide columns: growing one default-initialises, so the
 // readers' resize to a record's token count does not zero-fill bytes they write next.
 template <class T>
@@ -94,20 +132,7 @@ struct DocSlice {
         SpanGroupSlice operator[](std::size_t g) const noexcept {
             return {names_[g], std::span<const Span>(all_ + bounds_[g], all_ + bounds_[g + 1])};
         }
-        class iterator {
-        public:
-            using value_type = SpanGroupSlice;
-            using difference_type = std::ptrdiff_t;
-            iterator() = default;
-            iterator(const Groups* gs, std::size_t g) noexcept : gs_(gs), g_(g) {}
-            SpanGroupSlice operator*() const noexcept { return (*gs_)[g_]; }
-            iterator& operator++() noexcept { ++g_; return *this; }
-            iterator operator++(int) noexcept { iterator o = *this; ++g_; return o; }
-            bool operator==(const iterator& o) const noexcept { return g_ == o.g_; }
-        private:
-            const Groups* gs_ = nullptr;
-            std::size_t g_ = 0;
-        };
+        using iterator = detail::SubscriptIterator<Groups, SpanGroupSlice>;
         iterator begin() const noexcept { return iterator(this, 0); }
         iterator end() const noexcept { return iterator(this, size()); }
 
@@ -139,20 +164,7 @@ public:
     DocSlice front() const noexcept { return (*this)[0]; }
     DocSlice back() const noexcept { return (*this)[size() - 1]; }
 
-    class iterator {
-    public:
-        using value_type = DocSlice;
-        using difference_type = std::ptrdiff_t;
-        iterator() = default;
-        iterator(const DocList* l, std::size_t i) noexcept : l_(l), i_(i) {}
-        DocSlice operator*() const noexcept { return (*l_)[i_]; }
-        iterator& operator++() noexcept { ++i_; return *this; }
-        iterator operator++(int) noexcept { iterator o = *this; ++i_; return o; }
-        bool operator==(const iterator& o) const noexcept { return i_ == o.i_; }
-    private:
-        const DocList* l_ = nullptr;
-        std::size_t i_ = 0;
-    };
+    using iterator = detail::SubscriptIterator<DocList, DocSlice>;
     iterator begin() const noexcept { return iterator(this, 0); }
     iterator end() const noexcept { return iterator(this, size()); }
 

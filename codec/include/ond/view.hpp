@@ -23,30 +23,6 @@ namespace ond {
 
 class DocView;
 
-namespace detail {
-// What the ranges' iterators below share: an index that ++ steps and == compares. Each iterator
-// adds only what operator* makes of it.
-template <class Iterator>
-class IndexStep {
-public:
-    using difference_type = std::ptrdiff_t;
-    Iterator& operator++() noexcept {
-        ++i_;
-        return static_cast<Iterator&>(*this);
-    }
-    Iterator operator++(int) noexcept {
-        Iterator old = static_cast<Iterator&>(*this);
-        ++i_;
-        return old;
-    }
-    bool operator==(const IndexStep& o) const noexcept { return i_ == o.i_; }
-
-protected:
-    IndexStep() = default;
-    explicit IndexStep(std::size_t i) noexcept : i_(i) {}
-    std::size_t i_ = 0;
-};
-}  // namespace detail
 
 // One token. Its text is a view of the document's text: start/length count UTF-16 units and
 // the text is WTF-8, so the view is found by walking the text. A token taken from a token
