@@ -30,12 +30,13 @@ std::string DocBuilder::path(const char* list, std::size_t i) const {
 }
 
 DocSlice DocBuilder::doc() const {
-    if (doc_index_ >= c_->docs.size())
+    if (doc_index_ >= c_->docs.size() || c_->docs.removals() != removals_)
         throw std::logic_error("DocBuilder: document " + std::to_string(doc_index_) + " is no longer in the container");
     return c_->docs[doc_index_];
 }
 
 DocList& DocBuilder::last() {
+    (void)doc();  // still there, and not removed and added again
     if (doc_index_ + 1 != c_->docs.size())
         throw std::logic_error("DocBuilder: document " + std::to_string(doc_index_) +
                                " is no longer the container's last; a builder grows only the last document");
@@ -67,7 +68,8 @@ TokenBuilder& TokenBuilder::conf(float c) {
     return *this;
 }
 
-DocBuilder::DocBuilder(Container& c, std::string_view text) : c_(&c), doc_index_(c.docs.size()) {
+DocBuilder::DocBuilder(Container& c, std::string_view text)
+    : c_(&c), doc_index_(c.docs.size()), removals_(c.docs.removals()) {
     // Checked before the document is added: a refused text leaves the container as it was.
     const auto units = unicode::wtf8_utf16_length(text);
     if (!units) refuse(Errc::content_invalid_string, "text", "the text is not valid WTF-8");

@@ -152,6 +152,30 @@ TEST(DocBuilder, OnlyTheLastDocumentGrows) {
     EXPECT_NO_THROW(check_writable(c));
 }
 
+TEST(DocBuilder, ADocumentRemovedIsNotTakenForAnother) {
+    // Its document removed, a builder stops, even when another document takes its index.
+    Container c;
+    c.format = Format::ondb;
+    DocBuilder gone(c, "a b");
+    gone.token("a");
+    c.docs.pop_back();
+    c.docs.push_back(Doc{});
+    EXPECT_THROW(gone.token("b"), std::logic_error);
+    EXPECT_THROW((void)gone.size(), std::logic_error);
+    EXPECT_EQ(c.docs[0].tokens.size(), 0u);
+    // An edit of an earlier document puts every document back: a later builder goes on.
+    Container d;
+    d.format = Format::ondb;
+    d.docs.push_back(Doc{});
+    DocBuilder later(d, "x y");
+    later.token("x");
+    d.docs.edit(0, [](Doc& doc) { doc.set_text("edited"); });
+    later.token("y");
+    EXPECT_EQ(d.docs[0].text, "edited");
+    EXPECT_EQ(d.docs[1].tokens.size(), 2u);
+    EXPECT_NO_THROW(check_writable(d));
+}
+
 TEST(DocBuilder, AfterADocumentAddedByHand) {
     // The builder's document starts empty whatever the container's previous one holds.
     Container c;

@@ -146,6 +146,11 @@ void DocList::push_back(const Doc& d) {
 }
 
 void DocList::pop_back() {
+    ++removals_;
+    cut_last();
+}
+
+void DocList::cut_last() {
     const Entry e = docs_.back();
     docs_.pop_back();
     text_.resize(e.text.begin);
@@ -163,6 +168,7 @@ void DocList::resize(std::size_t n) {
 }
 
 void DocList::clear() noexcept {
+    if (!docs_.empty()) ++removals_;
     docs_.clear();
     text_.clear();
     tokens_.resize(0);
@@ -179,7 +185,8 @@ void DocList::replace(std::size_t i, const Doc& d) {
     std::vector<Doc> after;
     after.reserve(size() - i - 1);
     for (std::size_t k = i + 1; k < size(); ++k) after.push_back((*this)[k].to_doc());
-    resize(i);
+    // Not a removal: every document comes back at its index (a builder of a later one goes on).
+    while (size() > i) cut_last();
     push_back(d);
     for (const Doc& x : after) push_back(x);
 }

@@ -53,7 +53,8 @@ class DocBuilder {
 public:
     // Adds a document with this text to `c`, interning strings into c.strings. A container
     // stores its documents in shared columns, so a builder grows the container's last document:
-    // once another document is added after it, its calls throw std::logic_error.
+    // once another document is added after it, or documents are removed (even if one is added
+    // again at its index), its calls throw std::logic_error.
     DocBuilder(Container& c, std::string_view text);
 
     // A token over the next occurrence of `word` at or after the end of the previous token
@@ -98,6 +99,7 @@ private:
 
     Container* c_;
     std::size_t doc_index_;
+    std::uint64_t removals_;  // the container's count when the document was added
     std::size_t byte_end_ = 0;   // where the previous token ends, in bytes
     std::uint64_t unit_end_ = 0;  // and in UTF-16 units
 };

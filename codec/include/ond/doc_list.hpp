@@ -186,6 +186,10 @@ public:
     void pop_back();
     void resize(std::size_t n);  // cuts, or appends empty documents
     void clear() noexcept;       // keeps every buffer's capacity
+    // How many times documents were removed (pop_back, a cutting resize, clear of a non-empty
+    // list; replace and edit put every document back and do not count): a DocBuilder checks it
+    // to know that the last document is still the one it added.
+    std::uint64_t removals() const noexcept { return removals_; }
 
     // The buffers, read-only, for code that walks every document's tokens at once.
     const TokenColumns& token_columns() const noexcept { return tokens_; }
@@ -236,7 +240,10 @@ private:
         bool has_ents = false;
         bool has_cats = false;
     };
+    void cut_last();  // pop_back without counting a removal
+
     std::vector<Entry> docs_;
+    std::uint64_t removals_ = 0;
     std::string text_;
     TokenColumns tokens_;
     std::vector<Entity> ents_;
