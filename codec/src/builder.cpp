@@ -29,14 +29,18 @@ std::string DocBuilder::path(const char* list, std::size_t i) const {
     return (c_->format == Format::ondc ? std::string("doc.") : item_path("docs", doc_index_) + ".") + item_path(list, i);
 }
 
-DocSlice DocBuilder::doc() const {
+void DocBuilder::check_still_there() const {
     if (doc_index_ >= c_->docs.size() || c_->docs.removals() != removals_)
         throw std::logic_error("DocBuilder: document " + std::to_string(doc_index_) + " is no longer in the container");
+}
+
+DocSlice DocBuilder::doc() const {
+    check_still_there();
     return c_->docs[doc_index_];
 }
 
 DocList& DocBuilder::last() {
-    (void)doc();  // still there, and not removed and added again
+    check_still_there();  // not removed, even if another document took its index
     if (doc_index_ + 1 != c_->docs.size())
         throw std::logic_error("DocBuilder: document " + std::to_string(doc_index_) +
                                " is no longer the container's last; a builder grows only the last document");

@@ -28,7 +28,6 @@ Doc DocSlice::to_doc() const {
     Doc d;
     d.text.assign(text);
     d.text_utf16_length = text_utf16_length;
-    const std::size_t n = tokens.size();
     Tokens& t = d.tokens;
     t.start.assign(tokens.start.begin(), tokens.start.end());
     t.length.assign(tokens.length.begin(), tokens.length.end());
@@ -36,7 +35,6 @@ Doc DocSlice::to_doc() const {
     t.head.assign(tokens.head.begin(), tokens.head.end());
     t.sent.assign(tokens.sent.begin(), tokens.sent.end());
     t.conf.assign(tokens.conf.begin(), tokens.conf.end());
-    (void)n;
     d.has_ents = has_ents;
     d.ents.assign(ents.begin(), ents.end());
     d.has_cats = has_cats;

@@ -26,11 +26,10 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
              detail::count_of(n, "token", "tokens") + " need at least " + detail::count_of(9ull * n, "byte", "bytes") + ", but the section has " +
                  std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(n_offset, sec.offset() - n_offset, "tokens.count", std::to_string(n));
-    DocList::TokenRows rows{};
-    [[maybe_unused]] DocList::TokenRows* t = &rows;
+    [[maybe_unused]] DocList::TokenRows t{};
     // Every column is written below for each of the n tokens (the confidences under mode 0
     // too), so the container's columns are only grown (never zero-filled) for them.
-    if constexpr (M::build) rows = out->resize_tokens(n);
+    if constexpr (M::build) t = out->resize_tokens(n);
 
     // Spans: gap from the previous end, then length; both in UTF-16 code units.
     // Outside InspectMode each loop first takes the fast path (varint_bulk.hpp, at the level
@@ -40,7 +39,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     for (std::uint32_t i = 0; i < n; ++i) {
         if constexpr (!M::trace) {
             std::uint32_t *starts = nullptr, *lengths = nullptr;
-            if constexpr (M::build) starts = t->start, lengths = t->length;
+            if constexpr (M::build) starts = t.start, lengths = t.length;
             i = varint_bulk::spans(fast, sec, starts, lengths, i, n, prev_end, text_utf16_length);
             if (i == n) break;
         }
@@ -57,8 +56,8 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
                  "token " + std::to_string(i) + " ends at " + std::to_string(end) + ", past the text's " +
                      detail::count_of(text_utf16_length, "UTF-16 unit", "UTF-16 units"));
         if constexpr (M::build) {
-            t->start[i] = static_cast<std::uint32_t>(start);
-            t->length[i] = len;
+            t.start[i] = static_cast<std::uint32_t>(start);
+            t.length[i] = len;
         }
         if constexpr (M::trace)
             tr->field(tok_offset, sec.offset() - tok_offset, indexed("tokens.span", i),
@@ -71,7 +70,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     const std::uint32_t table_count = table.count();
     for (std::size_t c = 0; c < token_column_count; ++c) {
         StringId* col = nullptr;
-        if constexpr (M::build) col = t->attrs[c];
+        if constexpr (M::build) col = t.attrs[c];
         for (std::uint32_t i = 0; i < n; ++i) {
             if constexpr (!M::trace) {
                 StringId* dst = nullptr;
@@ -95,7 +94,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     for (std::uint32_t i = 0; i < n; ++i) {
         if constexpr (!M::trace) {
             std::int32_t* heads = nullptr;
-            if constexpr (M::build) heads = t->head;
+            if constexpr (M::build) heads = t.head;
             i = varint_bulk::heads(fast, sec, heads, i, n);
             if (i == n) break;
         }
@@ -106,7 +105,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
             fail(Errc::tokens_head_out_of_range, off,
                  "token " + std::to_string(i) + " has head " + std::to_string(head) + "; the document has " +
                      detail::count_of(n, "token", "tokens"));
-        if constexpr (M::build) t->head[i] = static_cast<std::int32_t>(head);
+        if constexpr (M::build) t.head[i] = static_cast<std::int32_t>(head);
         if constexpr (M::trace)
             tr->field(off, sec.offset() - off, indexed("tokens.head", i),
                       std::to_string(delta) + " (head = token " + std::to_string(head) + ")");
@@ -132,7 +131,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         if (OND_CHECK(Errc::tokens_bad_sentence_value, v == 3))
             fail(Errc::tokens_bad_sentence_value, sent_offset + (i >> 2),
                  "token " + std::to_string(i) + " has sentence value 3");
-        if constexpr (M::build) t->sent[i] = static_cast<Sentence>(v);
+        if constexpr (M::build) t.sent[i] = static_cast<Sentence>(v);
     }
     if (n & 3) {
         const unsigned used_bits = 2 * (n & 3);
@@ -160,7 +159,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     if constexpr (M::trace)
         tr->field(mode_offset, 1, "tokens.confidence-mode", mode == 0 ? "0 (all 1.0)" : "1 (one float per token)");
     if constexpr (M::build)
-        if (mode == 0) std::fill_n(t->conf, n, 1.0f);
+        if (mode == 0) std::fill_n(t.conf, n, 1.0f);
     if (mode == 1) {
         const std::uint64_t conf_offset = sec.offset();
         const std::uint8_t* p = sec.bytes(4ull * n);
@@ -170,7 +169,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
             if (OND_CHECK(Errc::tokens_confidence_out_of_range, !confidence_ok(f)))
                 fail(Errc::tokens_confidence_out_of_range, conf_offset + 4ull * i,
                      "token " + std::to_string(i) + " has confidence " + describe_float(f));
-            if constexpr (M::build) t->conf[i] = f;
+            if constexpr (M::build) t.conf[i] = f;
             if constexpr (M::trace) tr->field(conf_offset + 4ull * i, 4, indexed("tokens.conf", i), describe_float(f));
         }
     }

@@ -93,6 +93,7 @@ private:
     friend class TokenBuilder;
     StringId intern(std::string_view s) { return c_->strings.intern(s); }
     DocList& last();  // the container's documents, checked to end with this builder's
+    void check_still_there() const;  // std::logic_error once the document was removed
     void no_extras_in_bin(const char* what);
     std::string path(const char* list, std::size_t i) const;
     std::size_t group_index(std::string_view name);

@@ -238,7 +238,10 @@ public:
     std::string_view text() const noexcept { return slice().text; }
     std::size_t size() const noexcept { return slice().tokens.size(); }  // tokens
     bool empty() const noexcept { return size() == 0; }
-    TokenRange tokens() const noexcept { return TokenRange(place(), 0, size()); }
+    TokenRange tokens() const noexcept {
+        const DocPlace p = place();
+        return TokenRange(p, 0, p.tokens);
+    }
     // Token i, walking the text from its start for text(). Precondition: i < size().
     TokenView token(std::size_t i) const noexcept {
         const DocPlace p = place();
