@@ -58,5 +58,48 @@ TEST(Modes, TheRoundTripRunsInPersistentMode) {
     EXPECT_EQ(r.result("valid/document/basic")["status"], "fail");
 }
 
+// 'Unsupported' (status 2) to every request: nothing is checked, so the run cannot pass.
+TEST(Support, AnAdapterThatSupportsNothingFails) {
+    ConformRun r = conform({"--max-derived", "5", "--persistent", with_fault("unsupported-all", "serve")});
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(r.last_line.rfind("CONFORMANCE FAILED: 0 passed, 0 failed", 0) == 0) << r.last_line;
+    EXPECT_NE(r.out.find("NOT TESTED: decode (the testee answered 'unsupported' (status 2) to every decode request)"),
+              std::string::npos) << r.out;
+    EXPECT_EQ(r.results["not_tested"].size(), 3u);
+    EXPECT_EQ(r.results["summary"]["ok"], false);
+}
+
+// 'Unsupported' only where it would reject: the operation was supported by its first answer, so
+// every later 'unsupported' is a protocol failure of its case.
+TEST(Support, UnsupportedOnlyWhereItWouldRejectFailsThoseCases) {
+    ConformRun r = conform({"--no-derived", "-j", "1", "--max-consecutive-failures", "0", "--persistent",
+                            with_fault("unsupported-rejects", "serve")});
+    EXPECT_EQ(r.code, 1) << r.out;
+    expect_consistent_last_line(r);
+    EXPECT_EQ(r.result("valid/document/basic")["status"], "pass");
+    for (const std::string id : {"invalid/crc/mismatch", "invalid/header/bad-magic", "invalid/stream/truncated",
+                                 "invalid/encode/head-out-of-range"}) {
+        EXPECT_EQ(r.result(id)["status"], "fail") << id;
+        EXPECT_EQ(r.result(id)["answer"], "protocol") << id;
+        EXPECT_TRUE(r.has_finding(id, "required", "protocol")) << id;
+    }
+    EXPECT_EQ(r.results["summary"]["skipped"], 0);
+}
+
+// An operation the testee does not offer at all is reported as not tested; the run still passes.
+TEST(Support, AnOperationNotOfferedIsReportedAsNotTested) {
+    ConformRun r = conform({"--no-derived", "--decoder", adapter + " decode", "--encoder", adapter + " encode"});
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("NOT TESTED: stream (no --stream-decoder)"), std::string::npos) << r.out;
+    EXPECT_EQ(r.results["not_tested"]["stream"], "no --stream-decoder");
+    ConformRun s = conform({"--no-derived", "--persistent", with_fault("unsupported-stream", "serve")});
+    EXPECT_EQ(s.code, 0) << s.out;
+    EXPECT_EQ(s.results["not_tested"]["stream"], "the testee answered 'unsupported' (status 2) to every stream request");
+    // Without a decoder nothing of decode is checked: the run fails.
+    ConformRun e = conform({"--no-derived", "--encoder", adapter + " encode"});
+    EXPECT_EQ(e.code, 1) << e.out;
+    EXPECT_EQ(e.results["not_tested"]["decode"], "no --decoder");
+}
+
 }  // namespace modes_test
 }  // namespace ond::conformance

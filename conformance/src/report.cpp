@@ -78,6 +78,8 @@ std::string results_json(const RunReport& rep) {
     }
     j["rule_coverage"] = cov;
     j["stale"] = rep.stale;
+    j["not_tested"] = nlohmann::json::object();
+    for (const auto& [op, why] : rep.not_tested) j["not_tested"][op] = why;
     j["corpus_problems"] = nlohmann::json::array();
     for (const auto& p : rep.corpus_problems) j["corpus_problems"].push_back(safe(p));
     nlohmann::json cases = nlohmann::json::array();

@@ -206,6 +206,9 @@ void text_report(const RunReport& rep, std::ostream& out) {
             << "(--max-consecutive-failures): " << s.not_run << " cases not run\n";
     print_table(out, rep);
     print_coverage(out, rep);
+    for (const auto& [op, why] : rep.not_tested)
+        out << "\nNOT TESTED: " << op << " (" << why << ")" << (op == "decode" ? ": a run that checks no decode case fails" : "")
+            << "\n";
     if (!rep.corpus_problems.empty()) {
         out << "\nCorpus problems (each fails the run):\n";
         for (const auto& p : rep.corpus_problems) out << "  " << safe(p) << "\n";

@@ -107,11 +107,13 @@ std::map<Op, std::string> baseline_inputs(const Corpus& corpus) {
 
 // ---- execute and classify ------------------------------------------------------------------
 
+// execute() marks each case it put to the testee (not --skip, not an operation the testee lacks).
 void execute(const Options& opt, const Plan& p, Testee& testee, const std::map<std::string, std::string>& expected, RunReport& rep,
-             std::ostream& err) {
+             std::vector<char>& asked, std::ostream& err) {
     const auto& selected = p.selected;
     ClassifyOptions copt{opt.profile, opt.memory_bound_kb};
     rep.results.resize(selected.size());
+    asked.assign(selected.size(), 0);
     std::atomic<std::size_t> next{0}, done{0};
     std::atomic<unsigned> active{0};
     std::atomic<int> failing{0}, consecutive{0};
@@ -129,7 +131,7 @@ void execute(const Options& opt, const Plan& p, Testee& testee, const std::map<s
             bool skipped = std::any_of(opt.skips.begin(), opt.skips.end(), [&](const std::string& g) { return glob_match(g, c.id); });
             TesteeResult o;
             if (skipped || !testee.supports(op_of(c.kind))) o.status = Answer::unsupported;
-            else o = testee.run(op_of(c.kind), c.input, w, RunContext{i, output_limit(c)});
+            else o = testee.run(op_of(c.kind), c.input, w, RunContext{i, output_limit(c)}), asked[i] = 1;
             if (is_failure_answer(o.status)) {
                 if (opt.max_consecutive_failures > 0 && ++consecutive >= opt.max_consecutive_failures) stop = true;
             } else if (o.status != Answer::unsupported) {
@@ -194,6 +196,51 @@ void execute(const Options& opt, const Plan& p, Testee& testee, const std::map<s
     }
 }
 
+const char* op_word(Op op) { return op == Op::decode ? "decode" : op == Op::encode ? "encode" : "stream"; }
+
+// Whether the testee supports an operation is fixed by its first answer to it (the first case of
+// that operation in run order it answered at all). A later answer that disagrees - 'unsupported'
+// (status 2) for an operation it answered, or an answer for one it called unsupported - fails
+// that case [protocol]. Then the operations of which no case was checked are reported; decode
+// among them fails the run.
+void settle_support(const Options& opt, const Plan& p, const Testee& testee, const std::vector<char>& asked, RunReport& rep) {
+    const ClassifyOptions copt{opt.profile, opt.memory_bound_kb};
+    auto answered = [](Answer a) { return a == Answer::accept || a == Answer::reject || a == Answer::unsupported; };
+    for (Op op : {Op::decode, Op::encode, Op::stream}) {
+        std::size_t first = p.selected.size();
+        for (std::size_t i = 0; i < p.selected.size() && first == p.selected.size(); ++i)
+            if (asked[i] && op_of(p.selected[i]->kind) == op && answered(rep.results[i].answer)) first = i;
+        std::size_t selected = 0, checked = 0;
+        for (std::size_t i = 0; i < p.selected.size(); ++i) {
+            if (op_of(p.selected[i]->kind) != op) continue;
+            ++selected;
+            CaseResult& r = rep.results[i];
+            if (asked[i] && first < p.selected.size() && answered(r.answer) &&
+                (r.answer == Answer::unsupported) != (rep.results[first].answer == Answer::unsupported)) {
+                TesteeResult o;
+                o.status = Answer::protocol;
+                o.detail = r.answer == Answer::unsupported
+                               ? std::string("answered 'unsupported' (status 2) to a ") + op_word(op) + " request, an operation it answered on " +
+                                     rep.results[first].id + ": an operation is supported for every case or for none"
+                               : std::string("answered a ") + op_word(op) + " request, an operation it called unsupported (status 2) on " +
+                                     rep.results[first].id + ": an operation is supported for every case or for none";
+                r = classify(*p.selected[i], o, copt);
+            }
+            if (r.status != Status::skip && r.status != Status::not_run) ++checked;
+        }
+        if (selected == 0 || checked > 0) continue;
+        std::string why;
+        if (!testee.supports(op))
+            why = op == Op::decode ? "no --decoder" : op == Op::encode ? "no --encoder" : "no --stream-decoder";
+        else if (first < p.selected.size() && rep.results[first].answer == Answer::unsupported)
+            why = "the testee answered 'unsupported' (status 2) to every " + std::string(op_word(op)) + " request";
+        else
+            why = "every case was skipped or not run";
+        rep.not_tested[op_word(op)] = why;
+        if (op == Op::decode) rep.summary.decode_unchecked = true;
+    }
+}
+
 void apply_expected_failures(const std::map<std::string, std::string>& expected, RunReport& rep) {
     std::set<std::string> ran;
     for (auto& r : rep.results) {
@@ -229,7 +276,8 @@ void count(RunReport& rep) {
     for (const auto& rule : rep.rules)
         if (!rep.rule_cases.count(rule.id)) s.uncovered_rules++;
     s.corpus_problems = static_cast<int>(rep.corpus_problems.size());
-    s.ok = s.failed == 0 && s.not_run == 0 && s.corpus_problems == 0 && !(rep.options.require_rule_coverage && s.uncovered_rules > 0);
+    s.ok = s.failed == 0 && s.not_run == 0 && s.corpus_problems == 0 && !s.decode_unchecked &&
+           !(rep.options.require_rule_coverage && s.uncovered_rules > 0);
 }
 
 std::string expected_failures_text(const RunReport& rep) {
@@ -312,8 +360,10 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
     out << "output: at most 1 MiB + 8 x the expected output + 64 x the input per case\n";
     out.flush();
 
-    execute(opt, p, *testee, expected, rep, err);
+    std::vector<char> asked;
+    execute(opt, p, *testee, expected, rep, asked, err);
     sweep_orphans(0, true);
+    settle_support(opt, p, *testee, asked, rep);
     apply_expected_failures(expected, rep);
     count(rep);
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();

@@ -47,6 +47,7 @@ struct RunSummary {
     int passed = 0, failed = 0, xfailed = 0, skipped = 0, stale = 0, info = 0, not_run = 0;
     int recommended_fail = 0, recommended_pass = 0;
     int corpus_problems = 0, uncovered_rules = 0;
+    bool decode_unchecked = false;  // decode cases were selected but none was checked: the run fails
     bool ok = false;  // exit 0
 };
 
@@ -67,6 +68,9 @@ struct RunReport {
     std::vector<std::string> corpus_problems;
     std::vector<std::string> stale;        // expected failures that passed
     std::vector<std::string> missing_expected;  // listed ids that are not in this run
+    // Operations of which no case was checked, and why ("no --stream-decoder", "the testee answered
+    // 'unsupported' ..."): reported as not tested. Decode among them fails the run.
+    std::map<std::string, std::string> not_tested;
     RunSummary summary;
     double seconds = 0;
 };

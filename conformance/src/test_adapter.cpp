@@ -322,6 +322,10 @@ int serve() {
             for (;;) std::fwrite(flood.data(), 1, flood.size(), stdout);
         }
         Answer a = handle(payload[0], payload.substr(skip));
+        // 'unsupported' (status 2) for every request, for the stream requests, or only where it would reject.
+        if (fault == "unsupported-all" || (fault == "unsupported-stream" && payload[0] == 'S') ||
+            (fault == "unsupported-rejects" && a.status == 1))
+            a = {2, {}, {}};
         std::string reply = number + std::string(1, static_cast<char>(a.status));
         if (a.status == 0) reply += a.out;
         else if (a.status == 1) reply += a.code + (a.out.empty() ? "" : "\n" + a.out);
