@@ -21,6 +21,8 @@ const char* origin_name(Origin o) noexcept {
         case Origin::prefix: return "prefix";
         case Origin::mutation: return "mutation";
         case Origin::memory: return "memory";
+        case Origin::large: return "large";
+        case Origin::fuzz: return "fuzz";
     }
     return "?";
 }

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,8 +17,17 @@ using corpus::CaseKind;
 using corpus::CaseVerdict;
 using corpus::kind_name;
 using corpus::verdict_name;
-// Where a case comes from: the corpus, or derived at run time from a corpus case.
-enum class Origin : std::uint8_t { corpus, bitflip, prefix, mutation, memory };
+// Where a case comes from: the corpus; derived at run time from a corpus case (bit flips,
+// prefixes, mutations, memory); the limits at full size (--large, made on the fly); or a
+// disagreement found by differential fuzzing (--fuzz).
+enum class Origin : std::uint8_t { corpus, bitflip, prefix, mutation, memory, large, fuzz };
+
+// An input made piece by piece while it is sent, never held whole (the --large cases).
+struct GeneratedInput {
+    std::uint64_t size = 0;
+    std::string recipe;  // what the bytes are, in words (written next to the reports)
+    std::function<std::function<std::string_view()>()> open;  // a fresh reader of the pieces; empty view at the end
+};
 
 const char* origin_name(Origin o) noexcept;
 
@@ -41,6 +52,9 @@ struct Case {
     std::string source;                 // the corpus case it was made from
     bool check_reason = true;           // compare the testee's error code with `error`
     bool check_memory = false;          // hold the testee's peak RSS to the bound
+
+    // Large cases: the input, made while it is sent (`input` is then empty).
+    std::shared_ptr<const GeneratedInput> generated;
 };
 
 using corpus::Rule;

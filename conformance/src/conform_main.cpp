@@ -12,7 +12,6 @@
 
 #include "conform_cli.hpp"
 #include "fuzz.hpp"
-#include "large.hpp"
 #include "ond/conformance.hpp"
 #include "report.hpp"
 #include "runner.hpp"
@@ -156,9 +155,9 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
             FuzzReport f = run_fuzz(opt, fuzz_seconds, fuzz_out, out, err);
             return f.disagreements ? 1 : 0;
         }
+        opt.large = large;
         RunReport rep = run_conformance(opt, out, err);
-        const bool large_ok = !large || run_large_cases(opt, out);  // large.cpp
-        return rep.summary.ok && large_ok ? 0 : 1;
+        return rep.summary.ok ? 0 : 1;
     } catch (const std::exception& e) {
         err << "ond conform: " << e.what() << "\n";
         return 2;

@@ -2,12 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
-#include <ostream>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "process.hpp"
-#include "testee.hpp"
 
 namespace ond::conformance {
 
@@ -28,6 +26,11 @@ public:
     Runs& fill(char c, std::uint64_t n) {
         runs_.push_back({{}, c, n});
         return *this;
+    }
+    std::uint64_t size() const {
+        std::uint64_t n = 0;
+        for (const Run& r : runs_) n += r.bytes.empty() ? r.count : r.bytes.size();
+        return n;
     }
     // The next piece of at most 1 MiB; empty at the end.
     std::string_view next() {
@@ -98,54 +101,42 @@ Runs over_the_cap() {
     return r;
 }
 
-struct LargeCase {
-    const char* id;
-    const char* what;
-    Runs (*make)();
-    const char* error;
-    bool stream;
-};
+Case large_case(const char* id, CaseKind kind, const char* rule, const char* what, Runs (*make)(), const char* error) {
+    Case c;
+    c.id = id;
+    c.kind = kind;
+    c.area = "large";
+    c.verdict = CaseVerdict::invalid;
+    c.rules = {rule};
+    c.description = what;
+    c.error = error;
+    c.expect_accept = false;
+    c.origin = Origin::large;
+    auto g = std::make_shared<GeneratedInput>();
+    g->size = make().size();
+    g->recipe = std::string(what) + ", made by the runner (large.cpp) piece by piece; " + std::to_string(g->size) + " bytes";
+    g->open = [make] {
+        auto runs = std::make_shared<Runs>(make());
+        return std::function<std::string_view()>([runs] { return runs->next(); });
+    };
+    c.generated = std::move(g);
+    return c;
+}
 
 }  // namespace
 
-bool run_large_cases(const Options& opt, std::ostream& out) {
-    const LargeCase cases[] = {
-        {"large/tokens-cap-plus-one", "an ONDC of 2^25 + 1 tokens (about 345 MB)", too_many_tokens,
-         "tokens.count-too-large", false},
-        {"large/stream-body-cap-plus-one", "a stream whose container declares and delivers 2^30 + 1 body bytes",
-         over_the_cap, "stream.length-too-large", true},
-    };
-    const auto timeout = std::max(opt.timeout, std::chrono::milliseconds(300000));
-    bool ok = true;
-    out << "\nLarge cases (--large):\n";
-    for (const LargeCase& c : cases) {
-        const std::string& command = c.stream ? opt.stream_decoder : opt.decoder;
-        if (command.empty()) {
-            out << "  SKIP " << c.id << ": needs " << (c.stream ? "--stream-decoder" : "--decoder") << "\n";
-            continue;
-        }
-        Runs input = c.make();
-        const ProcessResult p = run_process(split_command(command), [&] { return input.next(); }, timeout);
-        const std::string code = parse_error_line(p.err);
-        const std::string figures = " (" + std::to_string(static_cast<long>(p.wall_ms)) + " ms, peak RSS " +
-                                    std::to_string(p.peak_kb / 1024) + " MiB)";
-        std::string verdict;
-        if (!p.started) verdict = "FAIL: the adapter did not start: " + p.error;
-        else if (p.timed_out) verdict = "FAIL: no answer within " + std::to_string(timeout.count() / 1000) + " s";
-        else if (p.signal) verdict = "FAIL: killed by signal " + std::to_string(p.signal);
-        else if (p.exit_code == 0) verdict = std::string("FAIL: accepted ") + c.what + "; must be rejected (" + c.error + ")";
-        else if (p.exit_code != 1 || (c.stream && !p.out.empty())) verdict = "FAIL: exit " + std::to_string(p.exit_code) +
-                                                                              (p.out.empty() ? "" : " after output");
-        if (!verdict.empty()) {
-            ok = false;
-            out << "  " << verdict << " [" << c.id << "]" << figures << "\n";
-            continue;
-        }
-        out << "  pass " << c.id << ": rejected" << (code.empty() ? "" : " (" + code + ")") << figures << "\n";
-        if (!code.empty() && code != c.error)
-            out << "    recommended: expected error " << c.error << ", got " << code << "\n";
-    }
-    return ok;
+std::vector<Case> large_cases() {
+    std::vector<Case> cases;
+    cases.push_back(large_case("large/tokens-cap-plus-one", CaseKind::decode, "R17", "an ONDC of 2^25 + 1 tokens (about 345 MB)",
+                               too_many_tokens, "tokens.count-too-large"));
+    cases.push_back(large_case("large/stream-body-cap-plus-one", CaseKind::stream, "R26",
+                               "a stream whose container declares and delivers 2^30 + 1 body bytes", over_the_cap,
+                               "stream.length-too-large"));
+    return cases;
+}
+
+std::chrono::milliseconds large_timeout(std::chrono::milliseconds run_timeout) {
+    return std::max(run_timeout, std::chrono::milliseconds(300000));
 }
 
 }  // namespace ond::conformance

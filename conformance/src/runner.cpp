@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "derive.hpp"
+#include "large.hpp"
 #include "proctree.hpp"
 #include "report.hpp"
 #include "writer_check.hpp"
@@ -73,6 +74,8 @@ Plan plan(const Options& opt, const Corpus& corpus, std::uint64_t seed, bool str
         auto more = derive_cases(corpus.cases, d);
         p.cases.insert(p.cases.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
     }
+    if (opt.large)
+        for (Case& c : large_cases()) p.cases.push_back(std::move(c));
     std::vector<bool> used(opt.filters.size(), false);
     for (const auto& c : p.cases) {
         bool take = opt.filters.empty();
@@ -130,14 +133,27 @@ void execute(const Options& opt, const Plan& p, Testee& testee, const std::map<s
             const Case& c = *selected[i];
             bool skipped = std::any_of(opt.skips.begin(), opt.skips.end(), [&](const std::string& g) { return glob_match(g, c.id); });
             TesteeResult o;
-            if (skipped || !testee.supports(op_of(c.kind))) o.status = Answer::unsupported;
-            else o = testee.run(op_of(c.kind), c.input, w, RunContext{i, output_limit(c)}), asked[i] = 1;
+            // The reference in-process holds its input whole: the large cases go to adapters only.
+            const bool in_process_large = c.generated && testee.command(op_of(c.kind)).empty();
+            if (skipped || in_process_large || !testee.supports(op_of(c.kind))) {
+                o.status = Answer::unsupported;
+            } else if (c.generated) {
+                const Input in{{}, c.generated->size, c.generated->open()};
+                o = testee.run(op_of(c.kind), in, w, RunContext{i, output_limit(c), large_timeout(opt.timeout)});
+                asked[i] = 1;
+            } else {
+                o = testee.run(op_of(c.kind), c.input, w, RunContext{i, output_limit(c)});
+                asked[i] = 1;
+            }
             if (is_failure_answer(o.status)) {
                 if (opt.max_consecutive_failures > 0 && ++consecutive >= opt.max_consecutive_failures) stop = true;
             } else if (o.status != Answer::unsupported) {
                 consecutive = 0;
             }
             CaseResult r = classify(c, o, copt);
+            if (in_process_large && !skipped)
+                r.findings.push_back({Level::info, Check::verdict,
+                                      "not run: the reference codec in-process would hold the whole input; --large runs through an adapter"});
             // The decode -> encode round trip is one more request in every mode (a persistent testee
             // numbers its answers, or, under protocol 1, gets one request at a time).
             if (!skipped) check_round_trip(c, o, testee, w, i, r);  // writer_check.cpp
@@ -337,9 +353,12 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
         << "; " << opt.jobs << " jobs; time-out " << opt.timeout.count() << " ms\n";
     out << "seed: " << rep.seed << " (" << (rep.seed_origin == "default" ? "the default for this corpus" : rep.seed_origin)
         << "; --seed " << rep.seed << " replays the derived cases)\n";
-    std::size_t from_corpus = static_cast<std::size_t>(
-        std::count_if(p.selected.begin(), p.selected.end(), [](const Case* c) { return c->origin == Origin::corpus; }));
-    out << "running " << p.selected.size() << " cases (" << from_corpus << " from the corpus, the rest derived)\n";
+    auto count_of = [&](auto pred) { return std::count_if(p.selected.begin(), p.selected.end(), pred); };
+    const auto from_corpus = count_of([](const Case* c) { return c->origin == Origin::corpus; });
+    const auto large = count_of([](const Case* c) { return c->origin == Origin::large; });
+    out << "running " << p.selected.size() << " cases (" << from_corpus << " from the corpus, "
+        << static_cast<long>(p.selected.size()) - from_corpus - large << " derived" << (opt.large ? ", " + std::to_string(large) + " large" : "")
+        << ")\n";
     out.flush();
 
     if (testee->measures_memory()) {

@@ -26,6 +26,7 @@ struct Options {
     std::vector<std::string> filters, skips;
     std::size_t max_derived = 500;
     bool derived = true;
+    bool large = false;                   // --large: the limits at full size (large.hpp), with the other cases
     std::uint64_t seed = 0;
     bool seed_given = false;              // --seed N (else the corpus's default seed)
     bool seed_random = false;             // --seed random

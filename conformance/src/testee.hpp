@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -53,6 +54,16 @@ std::string parse_error_line(std::string_view err);
 struct RunContext {
     std::size_t case_index = 0;              // the case's place in the run (for late verdicts)
     std::size_t output_limit = 256u << 20;   // stdout bytes (persistent: response payload bytes)
+    std::chrono::milliseconds timeout{0};    // this case's time-out; 0: the testee's (--timeout)
+};
+
+// An input the runner may not hold whole (the --large cases): its size, then its bytes piece by
+// piece. `held` is the whole input when `next` is empty.
+struct Input {
+    std::string_view held;
+    std::uint64_t size = 0;                  // == held.size() when held
+    std::function<std::string_view()> next;  // the next piece (valid until the next call); empty view at the end
+    static Input of(std::string_view bytes) { return {bytes, bytes.size(), {}}; }
 };
 
 // A verdict that arrives after its case ran: bytes a persistent testee wrote when no response
@@ -67,7 +78,10 @@ public:
     virtual ~Testee() = default;
     virtual bool supports(Op op) const = 0;
     // `worker` is the index of the calling thread (0 .. jobs-1).
-    virtual TesteeResult run(Op op, std::string_view input, unsigned worker, const RunContext& ctx) = 0;
+    virtual TesteeResult run(Op op, const Input& input, unsigned worker, const RunContext& ctx) = 0;
+    TesteeResult run(Op op, std::string_view input, unsigned worker, const RunContext& ctx) {
+        return run(op, Input::of(input), worker, ctx);
+    }
     virtual std::string describe() const = 0;
     // The argv the testee runs for `op` (per case: that operation's command; persistent: the one
     // long-lived command); empty for the in-process reference.

@@ -1,0 +1,73 @@
+// The --large cases are cases of the one run: selected by --filter, run through the same testee
+// (shell-syntax commands, --memory-limit), counted in the last line and in every report.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "test_conform_run.hpp"
+
+namespace ond::conformance {
+namespace large_test {
+
+using namespace test_run;
+
+// Adapters in shell syntax (run under /bin/sh -c) that answer after reading the header only.
+const std::string rejects_tokens = "head -c 12 >/dev/null; echo 'error: tokens.count-too-large' >&2; exit 1";
+const std::string rejects_stream = "head -c 12 >/dev/null; echo 'error: stream.length-too-large' >&2; exit 1";
+const std::string accepts = "head -c 12 >/dev/null; echo '{}'; exit 0";
+
+TEST(Large, CasesPassThroughShellSyntaxAdaptersAndAreCounted) {
+    ConformRun r = conform({"--large", "--filter", "large/*", "--decoder", rejects_tokens, "--stream-decoder", rejects_stream});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_EQ(r.last_line, "CONFORMANCE PASSED: 2 passed, 0 failed, 0 expected failures, 0 skipped, 0 informational, 0 not run");
+    ASSERT_EQ(r.results["cases"].size(), 2u);
+    EXPECT_EQ(r.result("large/tokens-cap-plus-one")["status"], "pass");
+    EXPECT_EQ(r.result("large/tokens-cap-plus-one")["origin"], "large");
+    EXPECT_EQ(r.result("large/stream-body-cap-plus-one")["status"], "pass");
+    EXPECT_EQ(r.result("large/stream-body-cap-plus-one")["error"], "stream.length-too-large");
+}
+
+TEST(Large, AFailingLargeCaseFailsTheRunAndReachesEveryReport) {
+    const std::string junit = work_dir() + "/large.xml", html = work_dir() + "/large.html";
+    ConformRun r = conform({"--large", "--filter", "large/*", "--decoder", accepts, "--junit", junit, "--html", html});
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 0 passed, 1 failed, 0 expected failures, 1 skipped, 0 informational, 0 not run");
+    EXPECT_EQ(r.results["summary"]["ok"], false);
+    const auto& c = r.result("large/tokens-cap-plus-one");
+    EXPECT_EQ(c["status"], "fail");
+    ASSERT_FALSE(c["findings"].empty());
+    EXPECT_EQ(c["findings"][0]["check"], "verdict");
+    EXPECT_NE(c["findings"][0]["message"].get<std::string>().find("expected reject (tokens.count-too-large), got accept"), std::string::npos)
+        << c["findings"][0]["message"];
+    EXPECT_NE(r.out.find("FAIL large/tokens-cap-plus-one [verdict]"), std::string::npos) << r.out;
+    EXPECT_NE(read_file(junit).find("large/tokens-cap-plus-one"), std::string::npos);
+    EXPECT_NE(read_file(junit).find("<failure"), std::string::npos);
+    EXPECT_NE(read_file(html).find("large/tokens-cap-plus-one"), std::string::npos);
+}
+
+// The testee's hard memory cap holds for the large cases too: an adapter that reads its whole
+// input (345 MB) into memory cannot under --memory-limit 64.
+TEST(Large, TheMemoryLimitApplies) {
+    ConformRun r = conform({"--large", "--filter", "large/tokens*", "--memory-limit", "64", "--decoder", adapter + " decode"});
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_EQ(r.result("large/tokens-cap-plus-one")["status"], "fail");
+    EXPECT_TRUE(r.has_finding("large/tokens-cap-plus-one", "required", "crash")) << r.out;
+}
+
+TEST(Large, OnlyWithTheOption) {
+    ConformRun r = conform({"--filter", "large/*", "--decoder", rejects_tokens});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--filter 'large/*' matches no case"), std::string::npos) << r.err;
+}
+
+// In-process, the reference would hold the whole input: the large cases are skipped, saying why.
+TEST(Large, InProcessTheyAreSkippedWithTheReason) {
+    ConformRun r = conform({"--large", "--no-derived"});
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.result("large/tokens-cap-plus-one")["status"], "skip");
+    EXPECT_TRUE(r.has_finding("large/tokens-cap-plus-one", "info", "verdict"));
+}
+
+}  // namespace large_test
+}  // namespace ond::conformance
