@@ -11,7 +11,6 @@
 #include <CLI/CLI.hpp>
 
 #include "conform_cli.hpp"
-#include "fuzz.hpp"
 #include "ond/conformance.hpp"
 #include "report.hpp"
 #include "runner.hpp"
@@ -91,7 +90,7 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
     app.add_option("--expected-failures", opt.expected_failures, "file of case ids (one a line, # comments) allowed to fail");
     app.add_option("--write-expected-failures", opt.write_expected_failures, "write the ids of this run's required failures to FILE");
     app.add_flag("--require-rule-coverage", opt.require_rule_coverage, "fail when a rule of rules.json has no case");
-    app.add_option("--fuzz", fuzz_seconds, "differential fuzzing of the decoder for SECONDS instead of the conformance run");
+    app.add_option("--fuzz", fuzz_seconds, "also fuzz the decoder against the reference for SECONDS after the cases; each minimised disagreement is a case of the run (fuzz/...)");
     app.add_option("--fuzz-out", fuzz_out, "where --fuzz saves minimised disagreements")->capture_default_str();
     app.add_flag("-q,--quiet", quiet, "no progress output");
     app.add_flag("-v,--verbose", opt.verbose, "list every recommended and informational finding");
@@ -151,11 +150,9 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
             err << "ond conform: unexpected argument '" << merge_inputs.front() << "' (result files go with --html-merge)\n";
             return 2;
         }
-        if (fuzz_seconds > 0) {
-            FuzzReport f = run_fuzz(opt, fuzz_seconds, fuzz_out, out, err);
-            return f.disagreements ? 1 : 0;
-        }
         opt.large = large;
+        opt.fuzz_seconds = fuzz_seconds;
+        opt.fuzz_out = fuzz_out;
         RunReport rep = run_conformance(opt, out, err);
         return rep.summary.ok ? 0 : 1;
     } catch (const std::exception& e) {

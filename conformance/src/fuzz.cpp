@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "escape.hpp"
 #include "framing.hpp"
 #include "mutate.hpp"
 #include "ond/content_json.hpp"
@@ -68,36 +69,31 @@ std::string today() {
 
 }  // namespace
 
-FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_dir, std::ostream& out, std::ostream& err) {
+FuzzReport run_fuzz(const Corpus& corpus, Testee& testee, const FuzzOptions& opt, std::ostream& out, std::ostream& err) {
     FuzzReport rep;
-    rep.seed = opt.seed_given ? opt.seed : std::random_device{}() % 1000000000u;
-    Corpus corpus = load_corpus(opt.corpus_dir);
     std::vector<const Case*> sources;
     for (const auto& c : corpus.cases)
         if (c.kind == CaseKind::decode && Layout::parse(c.input)) sources.push_back(&c);
     if (sources.empty()) throw std::runtime_error("no decode case of the corpus has a parseable framing to mutate");
-
-    std::unique_ptr<Testee> testee;
-    if (!opt.persistent.empty()) testee = make_persistent_testee(opt.persistent, std::max(1u, opt.jobs), opt.timeout);
-    else if (!opt.decoder.empty()) testee = make_command_testee(opt.decoder, "", "", opt.timeout);
-    else testee = make_reference_testee();
-    const bool spec = opt.profile == Profile::spec;
-    out << "fuzz: " << testee->describe() << " against the reference, " << seconds << " s, seed " << rep.seed << " (--seed "
-        << rep.seed << " replays), " << sources.size() << " seed inputs\n" << std::flush;
-
+    const bool spec = opt.spec_profile;
+    const double seconds = opt.seconds;
+    const std::string& out_dir = opt.out_dir;
+    const RunContext ctx{opt.case_index, 256u << 20, {}};
+    out << "fuzz: the decoder against the reference, " << seconds << " s, seed " << opt.seed << " (--seed " << opt.seed
+        << " replays the mutations), " << sources.size() << " seed inputs\n" << std::flush;
     std::mutex mu;
     std::map<std::string, std::string> found;  // signature -> first input showing it
     std::map<std::string, std::string> found_source;
     std::atomic<std::uint64_t> inputs{0}, disagreements{0};
     auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     auto worker = [&](unsigned w) {
-        Mutator m(rep.seed * 1000003u + w);
+        Mutator m(opt.seed * 1000003u + w);
         while (std::chrono::steady_clock::now() < deadline) {
             const Case& src = *sources[m.rng()() % sources.size()];
             std::string input = src.input;
             for (auto n = 1 + m.rng()() % 3; n > 0; --n) input = m.mutate(input);
             RefAnswer ref = reference_decode(input);
-            TesteeResult o = testee->run(Op::decode, input, w, RunContext{});
+            TesteeResult o = testee.run(Op::decode, input, w, ctx);
             inputs++;
             std::string sig = disagreement(ref, o, spec, nullptr);
             if (sig.empty()) continue;
@@ -106,7 +102,7 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
             if (!found.count(sig)) {
                 found[sig] = input;
                 found_source[sig] = src.id;
-                err << "fuzz: new disagreement '" << sig << "' from " << src.id << "\n" << std::flush;
+                err << "fuzz: new disagreement '" << escape_text(sig) << "' from " << src.id << "\n" << std::flush;
             }
         }
     };
@@ -129,7 +125,7 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
         auto budget_left = [&] { return tries < 2000 && std::chrono::steady_clock::now() < stop_at; };
         auto keeps = [&](const std::string& cand) {
             ++tries;
-            return cand != cur && disagreement(reference_decode(cand), testee->run(Op::decode, cand, 0, RunContext{}), spec, nullptr) == sig;
+            return cand != cur && disagreement(reference_decode(cand), testee.run(Op::decode, cand, 0, ctx), spec, nullptr) == sig;
         };
         for (bool progress = true; progress && budget_left();) {
             progress = false;
@@ -178,9 +174,10 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
             if (chunk == 1) break;
         }
         RefAnswer ref = reference_decode(cur);
-        TesteeResult o = testee->run(Op::decode, cur, 0, RunContext{});
-        std::string detail;
-        if (disagreement(ref, o, spec, &detail) != sig) continue;  // flaky (e.g. a time-out): keep nothing
+        TesteeResult o = testee.run(Op::decode, cur, 0, ctx);
+        std::string raw_detail;
+        if (disagreement(ref, o, spec, &raw_detail) != sig) continue;  // flaky (e.g. a time-out): keep nothing
+        const std::string detail = escape_text(raw_detail, false);  // the testee's text: printable, valid UTF-8
         std::string hash = corpus::sha256_hex(cur).substr(0, 12);
         std::string ext = cur.compare(0, 4, "ONDB") == 0 ? ".ondb" : ".ondc";
         std::string base = out_dir + "/fuzz-" + hash;
@@ -201,19 +198,35 @@ FuzzReport run_fuzz(const Options& opt, double seconds, const std::string& out_d
             meta["expected"] = nullptr;
         }
         meta["reference_message"] = ref.message;
-        meta["testee_answer"] = status_name(o.status);
+        meta["testee_answer"] = answer_name(o.status);
         meta["disagreement"] = sig;
         meta["minimised_from_bytes"] = input.size();
-        meta["source"] = {{"harness", "ond conform --fuzz"}, {"date", today()}, {"seed", rep.seed},
-                          {"testee", testee->describe()}, {"mutated_from", found_source[sig]}};
+        meta["source"] = {{"harness", "ond conform --fuzz"}, {"date", today()}, {"seed", opt.seed},
+                          {"testee", escape_text(testee.describe(), false)}, {"mutated_from", found_source[sig]}};
         write_file(base + ".meta.json", meta.dump(2) + "\n");
-        out << "  " << sig << ": " << detail << "\n    saved " << base << ext << " (" << cur.size() << " bytes, minimised from "
-            << input.size() << ")\n";
+        out << "  " << escape_text(sig) << ": " << detail << "\n    saved " << base << ext << " (" << cur.size()
+            << " bytes, minimised from " << input.size() << ")\n";
         rep.saved++;
+        // The case of the run: the reference's answer is what is expected of the testee.
+        FuzzFinding f;
+        f.c.id = "fuzz/" + area + "/fuzz-" + hash;
+        f.c.kind = CaseKind::decode;
+        f.c.area = "fuzz";
+        f.c.origin = Origin::fuzz;
+        f.c.source = found_source[sig];
+        f.c.verdict = ref.accept ? CaseVerdict::valid : ref.impl_defined ? CaseVerdict::impl : CaseVerdict::invalid;
+        f.c.description = "found by differential fuzzing (seed " + std::to_string(opt.seed) + "), saved as " + base + ext;
+        f.c.input_path = base + ext;
+        f.c.input = cur;
+        if (ref.accept) f.c.expected = ref.out, f.c.expected_path = base + ".json";
+        f.c.error = ref.accept ? std::string() : ref.code;
+        f.c.expect_accept = ref.accept;
+        f.answer = std::move(o);
+        rep.findings.push_back(std::move(f));
     }
-    out << "FUZZ " << (rep.disagreements ? "FOUND DISAGREEMENTS" : "CLEAN") << ": " << rep.inputs << " inputs, "
-        << rep.disagreements << " disagreements, " << rep.saved << " minimised cases saved" << (rep.saved ? " under " + out_dir : "")
-        << "; seed " << rep.seed << "\n";
+    out << "fuzz: " << rep.inputs << " inputs, " << rep.disagreements << " disagreements, " << rep.saved
+        << " minimised cases saved" << (rep.saved ? " under " + out_dir + " (each a case of this run: fuzz/...)" : "") << "; seed "
+        << opt.seed << "\n";
     return rep;
 }
 

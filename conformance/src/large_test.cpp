@@ -69,5 +69,61 @@ TEST(Large, InProcessTheyAreSkippedWithTheReason) {
     EXPECT_TRUE(r.has_finding("large/tokens-cap-plus-one", "info", "verdict"));
 }
 
+// --fuzz is a phase of the same run: its minimised disagreements are cases (fuzz/...), counted
+// and reported; the testee is the run's (so --memory-limit holds); its text is escaped.
+TEST(FuzzPhase, DisagreementsAreCasesOfTheRunAndTheMemoryLimitHolds) {
+    const std::string out = work_dir() + "/fuzz-limit";
+    // A clean adapter, except that under an address-space cap it exits 3 (a crash).
+    const std::string decoder = "[ \"$(ulimit -v)\" = unlimited ] || exit 3; exec " + adapter + " decode";
+    ConformRun r = conform({"--no-derived", "--filter", "valid/text/boom", "--max-consecutive-failures", "0", "--memory-limit", "256",
+                            "--decoder", decoder, "--fuzz", "1", "--fuzz-out", out, "--seed", "3"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    expect_consistent_last_line(r);
+    int fuzz_cases = 0;
+    for (const auto& c : r.results["cases"]) {
+        if (c["origin"] != "fuzz") continue;
+        ++fuzz_cases;
+        EXPECT_EQ(c["status"], "fail") << c;
+        EXPECT_EQ(c["findings"][0]["check"], "crash") << c;
+    }
+    EXPECT_GE(fuzz_cases, 1) << r.out;
+    // Without the cap the same adapter agrees with the reference.
+    ConformRun clean = conform({"--no-derived", "--filter", "valid/text/boom", "--decoder", decoder, "--fuzz", "1", "--fuzz-out",
+                                out + "-clean", "--seed", "3"});
+    EXPECT_EQ(clean.code, 0) << clean.out;
+    EXPECT_EQ(clean.results["cases"].size(), 1u);
+}
+
+bool printable_utf8(const std::string& s) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        if (b == 0x1B || (b < 0x20 && b != '\n' && b != '\t' && b != '\r') || b >= 0x80) return false;  // this run's text is ASCII
+    }
+    return true;
+}
+
+// D10: a testee whose error text is invalid UTF-8 no longer aborts --fuzz (exit 2) nor reaches
+// the terminal raw; the findings are saved.
+TEST(FuzzPhase, TesteeBytesAreEscapedAndTheFindingsKept) {
+    const std::string out = work_dir() + "/fuzz-utf8";
+    // Rejections become crashes whose stderr clears the screen and holds a byte that is not UTF-8.
+    const std::string decoder = adapter + " decode || { printf 'boom \\033[2J\\377\\n' >&2; exit 3; }";
+    ConformRun r = conform({"--no-derived", "--filter", "valid/text/boom", "--decoder", decoder, "--fuzz", "1", "--fuzz-out", out,
+                            "--seed", "4"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_TRUE(printable_utf8(r.out)) << r.out;
+    EXPECT_TRUE(printable_utf8(r.err)) << r.err;
+    int saved = 0;
+    for (const auto& entry : fs::directory_iterator(out)) {
+        const std::string p = entry.path().string();
+        if (p.size() < 10 || p.substr(p.size() - 10) != ".meta.json") continue;
+        ++saved;
+        const auto meta = nlohmann::json::parse(read_file(p));
+        EXPECT_EQ(meta["kind"], "decode");
+        EXPECT_NE(meta["description"].get<std::string>().find("boom \\u{001B}[2J\\xFF"), std::string::npos) << meta["description"];
+    }
+    EXPECT_GE(saved, 1);
+}
+
 }  // namespace large_test
 }  // namespace ond::conformance

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "derive.hpp"
+#include "fuzz.hpp"
 #include "large.hpp"
 #include "proctree.hpp"
 #include "report.hpp"
@@ -199,6 +200,13 @@ void execute(const Options& opt, const Plan& p, Testee& testee, const std::map<s
     }
     for (auto& t : threads) t.join();
     if (printed_tty) err << "\r\033[K" << std::flush;
+}
+
+// After execute() (and the fuzzing phase, which uses the same testee): ends the testee, takes
+// the verdicts that came late and marks the cases no worker took.
+void settle_late(const Options& opt, const Plan& p, Testee& testee, RunReport& rep) {
+    const auto& selected = p.selected;
+    const ClassifyOptions copt{opt.profile, opt.memory_bound_kb};
     // Verdicts that came late: a persistent testee's bytes after a response void that answer.
     for (auto& a : testee.finish())
         if (a.case_index < selected.size()) rep.results[a.case_index] = classify(*selected[a.case_index], a.outcome, copt);
@@ -344,6 +352,8 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
     if (opt.seed_random) rep.seed = std::random_device{}() % 1000000000u, rep.seed_origin = "random";
     else if (opt.seed_given) rep.seed = opt.seed, rep.seed_origin = "--seed";
     else rep.seed = default_seed(corpus.corpus_version), rep.seed_origin = "default";
+    rep.fuzz_seed = rep.seed_origin == "default" ? std::random_device{}() % 1000000000u : rep.seed;
+    if (opt.fuzz_seconds > 0 && !testee->supports(Op::decode)) throw std::runtime_error("--fuzz needs a decoder");
     Plan p = plan(opt, corpus, rep.seed, testee->supports(Op::stream));
     rep.memory_cap = opt.memory_limit_kb > 0 ? "RLIMIT_AS of " + std::to_string(opt.memory_limit_kb / 1024) + " MiB per testee process" : "none";
 
@@ -381,7 +391,16 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
 
     std::vector<char> asked;
     execute(opt, p, *testee, expected, rep, asked, err);
+    FuzzReport fuzzed;
+    if (opt.fuzz_seconds > 0) {
+        FuzzOptions f{opt.fuzz_seconds, opt.fuzz_out, rep.fuzz_seed, std::max(1u, opt.jobs), opt.profile == Profile::spec,
+                      p.selected.size()};
+        fuzzed = run_fuzz(corpus, *testee, f, out, err);
+    }
+    settle_late(opt, p, *testee, rep);
     sweep_orphans(0, true);
+    const ClassifyOptions copt{opt.profile, opt.memory_bound_kb};
+    for (const FuzzFinding& f : fuzzed.findings) rep.results.push_back(classify(f.c, f.answer, copt));
     settle_support(opt, p, *testee, asked, rep);
     apply_expected_failures(expected, rep);
     count(rep);

@@ -27,6 +27,8 @@ struct Options {
     std::size_t max_derived = 500;
     bool derived = true;
     bool large = false;                   // --large: the limits at full size (large.hpp), with the other cases
+    double fuzz_seconds = 0;              // --fuzz: differential fuzzing of the decoder after the cases (fuzz.hpp)
+    std::string fuzz_out = "fuzz-findings";
     std::uint64_t seed = 0;
     bool seed_given = false;              // --seed N (else the corpus's default seed)
     bool seed_random = false;             // --seed random
@@ -59,6 +61,7 @@ struct RunReport {
     std::string corpus_version;
     int format_version = 0;
     std::uint64_t seed = 0;
+    std::uint64_t fuzz_seed = 0;          // --fuzz: the run's seed when given, else a random one
     std::string seed_origin;              // "default", "--seed", "random"
     std::map<std::string, long> baseline_kb;  // per operation
     std::string memory_cap;               // how --memory-limit is enforced, or "none"
