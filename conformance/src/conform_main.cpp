@@ -110,6 +110,20 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
         return 2;
     };
     opt.profile = profile == "strict" ? Profile::strict : Profile::spec;
+    // Every number is range-checked before it is used (a large --memory-bound would overflow).
+    struct Range {
+        const char* name;
+        double value, low, high;
+    };
+    for (const Range& r : {Range{"--memory-bound", static_cast<double>(memory_bound_mib), 1, 1 << 22},
+                           Range{"--max-derived", static_cast<double>(opt.max_derived), 0, 10000},
+                           Range{"--max-consecutive-failures", static_cast<double>(opt.max_consecutive_failures), 0, 1000000},
+                           Range{"--fuzz", fuzz_seconds, 0, 86400}})
+        if (app.count(r.name) && !(r.value >= r.low && r.value <= r.high)) {
+            std::ostringstream m;
+            m << r.name << " must be between " << static_cast<long long>(r.low) << " and " << static_cast<long long>(r.high);
+            return usage(m.str());
+        }
     if (seed_text == "random") {
         opt.seed_random = true;
     } else if (!seed_text.empty()) {
@@ -121,7 +135,6 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
     if (app.count("--memory-limit") && (memory_limit_mib < 16 || memory_limit_mib > (1L << 22)))
         return usage("--memory-limit must be between 16 and 4194304 MiB");
     opt.memory_limit_kb = memory_limit_mib * 1024;
-    if (opt.max_consecutive_failures < 0) return usage("--max-consecutive-failures must be 0 or more");
     if (opt.jobs < 1 || opt.jobs > 256) return usage("-j must be between 1 and 256, not " + std::to_string(opt.jobs));
     opt.derived = !no_derived;
     opt.progress = !quiet;

@@ -78,6 +78,8 @@ std::string results_json(const RunReport& rep) {
     }
     j["rule_coverage"] = cov;
     j["stale"] = rep.stale;
+    j["unknown_expected_failures"] = nlohmann::json::array();
+    for (const auto& id : rep.missing_expected) j["unknown_expected_failures"].push_back(escape_text(id));
     j["not_tested"] = nlohmann::json::object();
     for (const auto& [op, why] : rep.not_tested) j["not_tested"][op] = why;
     j["corpus_problems"] = nlohmann::json::array();

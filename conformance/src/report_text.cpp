@@ -213,6 +213,10 @@ void text_report(const RunReport& rep, std::ostream& out) {
         out << "\nCorpus problems (each fails the run):\n";
         for (const auto& p : rep.corpus_problems) out << "  " << safe(p) << "\n";
     }
+    if (!rep.missing_expected.empty()) {
+        out << "\nUnknown expected failures (listed in " << safe(opt.expected_failures) << ", but no case has this id: a typo?):\n";
+        for (const auto& id : rep.missing_expected) out << "  UNKNOWN " << escape_text(id) << "\n";
+    }
     if (!rep.stale.empty()) {
         out << "\nStale expected failures (listed, but these cases now pass):\n";
         for (const auto& id : rep.stale) out << "  STALE " << id << "\n";

@@ -71,7 +71,7 @@ struct RunReport {
     std::map<std::string, int> rule_cases;  // rule id -> corpus cases naming it
     std::vector<std::string> corpus_problems;
     std::vector<std::string> stale;        // expected failures that passed
-    std::vector<std::string> missing_expected;  // listed ids that are not in this run
+    std::vector<std::string> missing_expected;  // listed ids that match no case (of any origin) the run planned
     // Operations of which no case was checked, and why ("no --stream-decoder", "the testee answered
     // 'unsupported' ..."): reported as not tested. Decode among them fails the run.
     std::map<std::string, std::string> not_tested;

@@ -310,6 +310,53 @@ TEST(ExpectedFailures, RatchetStaleAndRewrite) {
     EXPECT_TRUE(r3.results["stale"].empty());
 }
 
+// D21: a listed id that matches no case (a typo) is reported; a UTF-8 BOM does not hide the
+// first id; an id only left out by --filter is not reported.
+TEST(ExpectedFailures, UnknownIdsAreReportedAndABomIsStripped) {
+    const std::string list = work_dir() + "/xfail-bom.txt";
+    write_file(list, "\xEF\xBB\xBFinvalid/tokens/nan-confidence  # accepts NaN\ninvalid/tokens/nan-confidenc\nvalid/text/boom\n");
+    ConformRun r = conform({"--decoder", with_fault("nan-conf", "decode"), "--no-derived", "--filter", "invalid/*",
+                            "--expected-failures", list});
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.result("invalid/tokens/nan-confidence")["status"], "xfail");
+    EXPECT_EQ(r.results["unknown_expected_failures"], nlohmann::json::array({"invalid/tokens/nan-confidenc"}));
+    EXPECT_NE(r.out.find("UNKNOWN invalid/tokens/nan-confidenc\n"), std::string::npos) << r.out;
+}
+
+// D19: one path for two reports, or for a report and the expected-failures list, is refused.
+TEST(Cli, OnePathForTwoFilesIsRefused) {
+    const std::string a = work_dir() + "/same.out", list = work_dir() + "/same-list.txt";
+    write_file(list, "valid/document/basic\n");
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"--junit", a, "--html", a},
+             {"--html", a, "--write-expected-failures", work_dir() + "/./same.out"},
+             {"--expected-failures", list, "--html", list},
+             {"--expected-failures", list, "--junit", list}}) {
+        std::vector<std::string> full = {"--corpus", fixture(), "--no-derived", "-q"};
+        full.insert(full.end(), args.begin(), args.end());
+        std::ostringstream o, e;
+        EXPECT_EQ(conform_run(full, o, e), 2) << args[0] << " " << args[2];
+        EXPECT_NE(e.str().find("name the same file"), std::string::npos) << e.str();
+    }
+    EXPECT_EQ(read_file(list), "valid/document/basic\n");  // untouched
+}
+
+// D27: every numeric option is range-checked (a huge --memory-bound used to overflow).
+TEST(Cli, NumbersAreRangeChecked) {
+    for (const auto& args : std::vector<std::vector<std::string>>{{"--memory-bound", "9007199254740993"},
+                                                                  {"--memory-bound", "0"},
+                                                                  {"--max-derived", "50000"},
+                                                                  {"--max-consecutive-failures", "-1"},
+                                                                  {"--fuzz", "-5"},
+                                                                  {"--memory-limit", "8"}}) {
+        std::vector<std::string> full = {"--corpus", fixture(), "--no-derived", "-q"};
+        full.insert(full.end(), args.begin(), args.end());
+        std::ostringstream o, e;
+        EXPECT_EQ(conform_run(full, o, e), 2) << args[0] << " " << args[1] << "\n" << o.str();
+        EXPECT_NE(e.str().find(args[0]), std::string::npos) << e.str();
+    }
+}
+
 TEST(Selection, FilterAndSkip) {
     ConformRun r = conform({"--no-derived", "--filter", "invalid/*", "--skip", "invalid/crc/*"});
     EXPECT_EQ(r.code, 0);
