@@ -75,8 +75,8 @@ TEST(Reproduce, TheSummaryEndsWithTheCommandsThatReproduceTheFailure) {
     EXPECT_TRUE(res.exited && res.exit_code == 0) << res.err;
     EXPECT_EQ(res.out.substr(0, 1), "{") << res.out;
     // ... and the rerun line runs that case alone and fails it again.
-    std::string ond = OND_CLI_PATH;
-    if (ond.empty() || !fs::exists(ond)) return;
+    const std::string ond = OND_CLI_PATH;
+    ASSERT_TRUE(fs::exists(ond)) << ond;  // a dependency of this test binary
     res = run_process({"/bin/sh", "-c", shell_quote(ond) + rerun.substr(3)}, "", std::chrono::seconds(60));
     EXPECT_TRUE(res.exited && res.exit_code == 1) << res.out << res.err;
     EXPECT_NE(res.out.find("CONFORMANCE FAILED: 0 passed, 1 failed, 0 expected failures, 0 skipped, 0 informational, 0 not run"),

@@ -73,18 +73,29 @@ TEST(Conform, CleanAdapterPassesWithNoFindingsInBothModes) {
 }
 
 TEST(Conform, OndServeAsPersistentTesteeMatchesTheInProcessReference) {
-    // serve_main is what `ond serve` runs; the test adapter's serve loop is a copy of the same
-    // framing, so check the library's serve_main through the `ond` tool when it is built.
-    std::string ond = OND_CLI_PATH;
-    if (ond.empty() || !fs::exists(ond)) GTEST_SKIP() << "the ond tool is not built in this tree";
-    ConformRun r = conform({"--persistent", ond + " serve", "--seed", "3", "--max-derived", "20"});
-    if (r.err.find("unknown") != std::string::npos || r.results.is_null()) GTEST_SKIP() << "ond has no serve command yet";
-    EXPECT_EQ(r.code, 0) << r.out;
+    // serve_main is what `ond serve` runs (the test adapter's serve loop is a copy of the same
+    // framing): through the `ond` tool it must give every case the in-process reference's answer.
+    const std::string ond = OND_CLI_PATH;
+    ASSERT_TRUE(fs::exists(ond)) << ond;  // a dependency of this test binary
+    const ConformRun r = conform({"--persistent", ond + " serve", "--seed", "3", "--max-derived", "20"});
+    const ConformRun ref = conform({"--seed", "3", "--max-derived", "20"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_EQ(ref.code, 0) << ref.out;
+    ASSERT_EQ(r.results["cases"].size(), ref.results["cases"].size());
+    ASSERT_GT(r.results["cases"].size(), std::size_t{testing::fixture_case_count});
+    for (std::size_t i = 0; i < r.results["cases"].size(); ++i) {
+        const auto& x = r.results["cases"][i];
+        const auto& y = ref.results["cases"][i];
+        EXPECT_EQ(x["id"], y["id"]);
+        EXPECT_EQ(x["status"], y["status"]) << x["id"];
+        EXPECT_EQ(x["answer"], y["answer"]) << x["id"];
+        EXPECT_EQ(x["error"], y["error"]) << x["id"];
+    }
 }
 
 TEST(Conform, OndToolIsACleanAdapter) {
-    std::string ond = OND_CLI_PATH;
-    if (ond.empty() || !fs::exists(ond)) GTEST_SKIP() << "the ond tool is not built in this tree";
+    const std::string ond = OND_CLI_PATH;
+    ASSERT_TRUE(fs::exists(ond)) << ond;
     ConformRun r = conform({"--decoder", ond + " decode", "--encoder", ond + " encode", "--stream-decoder", ond + " stream", "--seed", "3",
                      "--max-derived", "30"});
     EXPECT_EQ(r.code, 0) << r.out;
@@ -460,7 +471,7 @@ std::string python_adapter(const std::string& op) {
 }
 
 TEST(PythonAdapter, PassesTheFixtureInBothModes) {
-    if (python3().empty()) GTEST_SKIP() << "python3 is not installed";
+    ASSERT_FALSE(python3().empty()) << "python3 (a build dependency of the tests) is not on PATH";
     ConformRun a = conform({"--decoder", python_adapter("decode"), "--no-derived"});
     EXPECT_EQ(a.code, 0) << a.out;
     EXPECT_EQ(a.results["summary"]["skipped"], 4);  // encode and stream: the example decodes only
@@ -482,8 +493,8 @@ bool have_golden_corpus() { return fs::exists(std::string(OND_SOURCE_DIR) + "/co
 
 // CI: the example adapter against the real corpus, ratcheted by its expected-failures list.
 TEST(PythonAdapter, PassesTheGoldenCorpusWithItsExpectedFailures) {
-    if (python3().empty()) GTEST_SKIP() << "python3 is not installed";
-    if (!have_golden_corpus()) GTEST_SKIP() << "corpus/manifest.json has not been generated";
+    ASSERT_FALSE(python3().empty()) << "python3 (a build dependency of the tests) is not on PATH";
+    ASSERT_TRUE(have_golden_corpus()) << "corpus/manifest.json is missing: the golden corpus is part of the tree";
     std::string xfail = std::string(OND_SOURCE_DIR) + "/conformance/examples/python_adapter.expected-failures";
     ConformRun r = conform({"--corpus", std::string(OND_SOURCE_DIR) + "/corpus", "--persistent", python_adapter("serve"), "--seed",
                             "1", "--max-derived", "150", "--expected-failures", xfail},
@@ -493,7 +504,7 @@ TEST(PythonAdapter, PassesTheGoldenCorpusWithItsExpectedFailures) {
 
 // `ond conform` with no arguments: the reference codec over the golden corpus, every rule covered.
 TEST(Golden, ReferencePassesTheGoldenCorpus) {
-    if (!have_golden_corpus()) GTEST_SKIP() << "corpus/manifest.json has not been generated";
+    ASSERT_TRUE(have_golden_corpus()) << "corpus/manifest.json is missing: the golden corpus is part of the tree";
     ::unsetenv("OND_CORPUS_DIR");
     ConformRun r = conform({"--require-rule-coverage"}, false);
     EXPECT_EQ(r.code, 0) << r.out;
