@@ -6,6 +6,7 @@
 #   scripts/conform-action.sh key     prints key=<hash of the sources `ond` is built from>
 #   scripts/conform-action.sh build   builds `ond` from this checkout, or keeps the build already in
 #                                     the build directory when it was made from the same sources
+#   scripts/conform-action.sh seed    prints seed=<the derived cases' seed for the commit tested>
 #   scripts/conform-action.sh run     runs `ond conform` against the caller's adapter(s) and
 #                                     writes the HTML, JUnit and JSON reports
 #
@@ -17,6 +18,9 @@
 #   OND_NAME               the implementation's name in the reports (default: testee)
 #   OND_REPORT_DIR         where the reports go (default: ond-conform-report)
 #   OND_ARGS               further `ond conform` options, split on white space
+#   OND_SEED               the seed of the derived cases (default: from the commit tested, GITHUB_SHA
+#                          or the HEAD of GITHUB_WORKSPACE, so each change meets new cases and a run
+#                          can be replayed; a --seed in OND_ARGS wins)
 # When GITHUB_OUTPUT is set, `key` and `run` also write their outputs there.
 set -euo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -33,6 +37,24 @@ source_hash() {
 output() {  # name value: to stdout and, on GitHub, to the step's outputs
   echo "$1=$2"
   if [ -n "${GITHUB_OUTPUT:-}" ]; then echo "$1=$2" >> "$GITHUB_OUTPUT"; fi
+}
+
+# The seed: OND_SEED, else a function of the commit tested (the corpus version alone would let a
+# table of answers pass the default run).
+commit_seed() {
+  if [ -n "${OND_SEED:-}" ]; then echo "$OND_SEED"; return 0; fi
+  local sha=${GITHUB_SHA:-}
+  [ -n "$sha" ] || sha=$(git -C "${GITHUB_WORKSPACE:-$PWD}" rev-parse HEAD 2>/dev/null) || sha=""
+  case "$sha" in
+    *[!0-9a-fA-F]* | "") return 1 ;;
+  esac
+  echo $(( 0x${sha:0:12} % 1000000000 ))
+}
+
+cmd_seed() {
+  local seed
+  seed=$(commit_seed) || { echo "conform-action: no commit to take the seed from (set OND_SEED or GITHUB_SHA)" >&2; return 2; }
+  output seed "$seed"
 }
 
 cmd_key() {
@@ -79,6 +101,17 @@ cmd_run() {
   [ -x "$ond" ] || { echo "conform-action: $ond is not built (run the build step first)" >&2; return 2; }
   local extra=()
   read -r -a extra <<< "${OND_ARGS:-}"
+  local given=false a seed
+  for a in "${extra[@]}"; do case "$a" in --seed | --seed=*) given=true ;; esac; done
+  if [ "$given" = false ]; then
+    if seed=$(commit_seed); then
+      args+=(--seed "$seed")
+      output seed "$seed"
+      echo "conform-action: seed $seed, from ${OND_SEED:+OND_SEED}${OND_SEED:-commit ${GITHUB_SHA:-HEAD}} (replay: --seed $seed)"
+    else
+      echo "conform-action: no commit to take the seed from; the corpus's default seed is used" >&2
+    fi
+  fi
   mkdir -p "$report"
   local status=0
   "$ond" conform -q --corpus "$src/corpus" --name "$name" "${args[@]}" "${extra[@]}" \
@@ -94,7 +127,8 @@ cmd_run() {
 
 case "${1:-}" in
   key) cmd_key ;;
+  seed) cmd_seed ;;
   build) cmd_build ;;
   run) cmd_run ;;
-  *) echo "usage: $0 key|build|run" >&2; exit 2 ;;
+  *) echo "usage: $0 key|build|seed|run" >&2; exit 2 ;;
 esac
