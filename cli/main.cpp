@@ -28,6 +28,7 @@
 #include "ond/listing.hpp"
 #include "ond/ond.hpp"
 
+#include "conform_cli.hpp"
 #include "ond/conformance.hpp"
 #include "ond/corpus_main.hpp"
 

@@ -1,4 +1,5 @@
-// The `ond conform` command line, with its streams given (the tests run it in-process).
+// `ond conform`'s command line (CLI11), with its streams given (the tests run it in-process):
+// options parsed and range-checked here, the run is the conformance library's run_conformance.
 #pragma once
 
 #include <iosfwd>
@@ -22,5 +23,9 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
 
 // The corpus used without --corpus: $OND_CORPUS_DIR, else the source tree's corpus/.
 std::string default_corpus_dir();
+
+// `ond conform ARGS...`: argv[0] is "conform". Returns the process exit code: 0 only when every
+// required check passed (1 otherwise, 2 for a usage error). `ond conform --help` lists the options.
+int conform_main(int argc, char** argv);
 
 }  // namespace ond::conformance

@@ -11,7 +11,6 @@
 #include <CLI/CLI.hpp>
 
 #include "conform_cli.hpp"
-#include "ond/conformance.hpp"
 #include "report.hpp"
 #include "runner.hpp"
 
