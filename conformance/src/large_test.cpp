@@ -44,6 +44,10 @@ TEST(Large, AFailingLargeCaseFailsTheRunAndReachesEveryReport) {
     EXPECT_NE(read_file(junit).find("large/tokens-cap-plus-one"), std::string::npos);
     EXPECT_NE(read_file(junit).find("<failure"), std::string::npos);
     EXPECT_NE(read_file(html).find("large/tokens-cap-plus-one"), std::string::npos);
+    // Its bytes are too large to save: the recipe is, next to the reports, and the summary says so.
+    const std::string recipe = c["saved"]["recipe"];
+    EXPECT_NE(read_file(recipe).find("an ONDC of 2^25 + 1 tokens"), std::string::npos) << read_file(recipe);
+    EXPECT_NE(r.out.find("too large to save: rerun makes it again"), std::string::npos) << r.out;
 }
 
 // The testee's hard memory cap holds for the large cases too: an adapter that reads its whole

@@ -128,14 +128,37 @@ TEST(Reproduce, PersistentAndDerivedFailuresShowTheFirstThree) {
                              "    rerun:   ond conform --corpus " + shell_quote(fixture()) + " --persistent '" +
                              with_fault("ignore-crc", "serve") + "' --max-derived 40 -q --seed 1 --filter invalid/crc/mismatch\n";
     EXPECT_EQ(tail.substr(tail.find('\n') + 1, head.size()), head) << tail;
-    // Then derived ones: the source's file, and a rerun that pins the seed.
+    // Then derived ones: their bytes saved next to the reports and run as they are, the source's
+    // file, and a rerun that pins the seed.
     std::smatch m;
-    std::regex derived("\n  (derived/bitflip/[^ ]+)  \\[verdict\\] [^\n]+\n    source:  [^\n]+\\.ond[cb]  \\([^;]+; this case's bytes "
+    std::regex derived("\n  (derived/bitflip/[^ ]+)  \\[verdict\\] [^\n]+\n    bytes:   ([^ \n]+)  \\(this case's input, saved next "
+                       "to the reports; derived from [^)]+\\)\n    run:     [^\n]+\n    source:  [^\n]+\\.ond[cb]  \\([^;]+; this case's bytes "
                        "are derived from it at run time: rerun replays them\\)\n    inspect: ond inspect [^\n]+\n    rerun:   ond conform "
                        "[^\n]+ --seed 1 --filter ([^ \n]+)\n");
     ASSERT_TRUE(std::regex_search(tail, m, derived)) << tail;
-    EXPECT_EQ(m[1], m[2]);
+    EXPECT_EQ(m[1], m[3]);
     EXPECT_EQ(r.result(m[1])["status"], "fail");
+    EXPECT_EQ(r.result(m[1])["saved"]["input"], m[2].str());
+    // The saved bytes show the fault by hand: the reference refuses them, the faulty adapter accepts.
+    const std::string bytes = read_file(m[2]);
+    EXPECT_FALSE(reference_decode(bytes).accept);
+    auto res = run_process(split_command(with_fault("ignore-crc", "decode")), bytes, std::chrono::seconds(30));
+    EXPECT_TRUE(res.exited && res.exit_code == 0) << res.err;
+}
+
+// An encoder's wrong bytes are saved next to the reports, and the reproduce lines name them.
+TEST(Reproduce, AnEncodeFailureSavesWhatTheEncoderWrote) {
+    ConformRun r = conform({"--no-derived", "--filter", "valid/encode/basic", "--encoder", with_fault("noncanonical-table", "encode"),
+                            "--decoder", adapter + " decode"});
+    ASSERT_EQ(r.code, 1) << r.out;
+    const auto& c = r.result("valid/encode/basic");
+    ASSERT_TRUE(c.contains("saved")) << c;
+    const std::string written = c["saved"]["written"];
+    auto res = run_process(split_command(with_fault("noncanonical-table", "encode")),
+                           read_file(fixture() + "/" + c["files"]["input"].get<std::string>()), std::chrono::seconds(30));
+    EXPECT_EQ(read_file(written), res.out);
+    EXPECT_NE(r.out.find("    written: " + shell_quote(written)), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(the expected bytes)"), std::string::npos) << r.out;
 }
 
 TEST(Reproduce, NoFailureNoCommands) {

@@ -149,9 +149,31 @@ void print_reproduce(std::ostream& out, const RunReport& rep) {
         const std::string file = shell_quote((std::filesystem::path(opt.corpus_dir) / r.input_path).string());
         const std::string inspect = opt.shell_ond + (r.kind == CaseKind::stream ? " inspect --stream " : " inspect ");
         out << "  " << r.id << "  " << safe(first_required(r)) << "\n";
-        if (r.origin != Origin::corpus) {
+        const auto saved = rep.saved.find(r.id);
+        auto saved_file = [&](const char* label) {
+            if (saved != rep.saved.end())
+                for (const auto& [l, path] : saved->second)
+                    if (l == label) return shell_quote(path);
+            return std::string();
+        };
+        const std::string argv_of_kind =
+            rep.commands.count(r.kind) ? quoted_argv(rep.commands.at(r.kind)) : opt.shell_ond + " " + kind_name(r.kind);
+        if (r.origin == Origin::large) {
+            line("input:", safe(r.description) + " (made by the runner piece by piece; too large to save: rerun makes it again)");
+            if (!saved_file("recipe").empty()) line("recipe:", saved_file("recipe"));
+        } else if (r.origin == Origin::fuzz) {
+            line("file:", shell_quote(r.input_path) + "  (saved by --fuzz, with its .meta.json)");
+            line("run:", opt.shell_env + argv_of_kind + " < " + shell_quote(r.input_path));
+        } else if (r.origin != Origin::corpus) {
+            const std::string bytes = saved_file("input");
+            if (!bytes.empty()) {
+                line("bytes:", bytes + "  (this case's input, saved next to the reports; derived from " + r.source + ")");
+                line("run:", opt.shell_env + argv_of_kind + " < " + bytes);
+            } else {
+                line("bytes:", "not saved (give --json, --junit or --html: the failing cases' bytes are written next to them)");
+            }
             line("source:", file + "  (" + r.source + "; this case's bytes are derived from it at run time: rerun replays them)");
-            line("inspect:", inspect + file);
+            line("inspect:", inspect + (bytes.empty() ? file : bytes));
         } else {
             auto it = rep.commands.find(r.kind);
             const std::string argv = it == rep.commands.end() ? std::string() : quoted_argv(it->second);
@@ -163,6 +185,8 @@ void print_reproduce(std::ostream& out, const RunReport& rep) {
             else if (!r.expected_path.empty())
                 line("inspect:", opt.shell_ond + " inspect " + shell_quote((std::filesystem::path(opt.corpus_dir) / r.expected_path).string()) +
                                      "  (the expected bytes)");
+            if (!saved_file("written").empty())
+                line("written:", saved_file("written") + "  (what the encoder wrote; compare with `" + opt.shell_ond + " inspect` of it)");
         }
         line("rerun:", rerun_command(rep, r));
     }

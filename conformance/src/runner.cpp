@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
+#include <mutex>
 #include <thread>
 
 #include "derive.hpp"
@@ -115,8 +116,10 @@ std::map<Op, std::string> baseline_inputs(const Corpus& corpus) {
 // ---- execute and classify ------------------------------------------------------------------
 
 // execute() marks each case it put to the testee (not --skip, not an operation the testee lacks).
+// `written`: what the encoder wrote on the encode cases that failed, by case index.
 void execute(const Options& opt, const Plan& p, Testee& testee, const std::map<std::string, std::string>& expected, RunReport& rep,
-             std::vector<char>& asked, std::ostream& err) {
+             std::vector<char>& asked, std::map<std::size_t, std::string>& written, std::ostream& err) {
+    std::mutex written_mutex;
     const auto& selected = p.selected;
     ClassifyOptions copt{opt.profile, opt.memory_bound_kb};
     rep.results.resize(selected.size());
@@ -162,6 +165,10 @@ void execute(const Options& opt, const Plan& p, Testee& testee, const std::map<s
             // numbers its answers, or, under protocol 1, gets one request at a time).
             if (!skipped) check_round_trip(c, o, testee, w, i, r);  // writer_check.cpp
             if (r.status == Status::fail && !expected.count(r.id)) failing++;
+            if (r.status == Status::fail && c.kind == CaseKind::encode && o.status == Answer::accept) {
+                std::lock_guard<std::mutex> lock(written_mutex);
+                written[i] = std::move(o.out);
+            }
             rep.results[i] = std::move(r);
             done++;
         }
@@ -310,6 +317,45 @@ void count(RunReport& rep) {
            !(rep.options.require_rule_coverage && s.uncovered_rules > 0);
 }
 
+// Next to the reports (the folder of --json, else --junit, else --html), in cases/: for every
+// failing case whose bytes are in no file - derived and fuzz inputs, a large case's recipe (its
+// bytes are hundreds of MB), what an encoder wrote - a file to reproduce it by hand.
+void save_failure_files(const Options& opt, const Plan& p, const std::map<std::size_t, std::string>& written, RunReport& rep) {
+    namespace fs = std::filesystem;
+    const std::string& first = !opt.json.empty() ? opt.json : !opt.junit.empty() ? opt.junit : opt.html;
+    if (first.empty()) return;
+    const fs::path dir = fs::absolute(first).parent_path() / "cases";
+    auto file_of = [&](const std::string& id, const std::string& ext) {
+        std::string name = id;
+        for (char& ch : name)
+            if (ch == '/' || ch == '\\' || static_cast<unsigned char>(ch) < 0x20) ch = '_';
+        return (dir / (name + ext)).string();
+    };
+    for (std::size_t i = 0; i < p.selected.size(); ++i) {
+        const CaseResult& r = rep.results[i];
+        if (r.status != Status::fail && r.status != Status::xfail) continue;
+        const Case& c = *p.selected[i];
+        std::vector<std::pair<std::string, std::string>> files;
+        if (c.generated) {
+            files.emplace_back("recipe", file_of(c.id, ".recipe.txt"));
+            fs::create_directories(dir);
+            write_file(files.back().second, c.generated->recipe + "\nThe bytes are not saved (" +
+                                                std::to_string(c.generated->size) + " bytes): `ond conform --large --filter " +
+                                                c.id + "` makes them again.\n");
+        } else if (c.origin != Origin::corpus) {
+            files.emplace_back("input", file_of(c.id, c.kind == CaseKind::encode ? ".json" : c.kind == CaseKind::stream ? ".onds" : ".ondc"));
+            fs::create_directories(dir);
+            write_file(files.back().second, c.input);
+        }
+        if (auto w = written.find(i); w != written.end()) {
+            files.emplace_back("written", file_of(c.id, ".written.ondc"));
+            fs::create_directories(dir);
+            write_file(files.back().second, w->second);
+        }
+        if (!files.empty()) rep.saved[c.id] = std::move(files);
+    }
+}
+
 std::string expected_failures_text(const RunReport& rep) {
     const auto& opt = rep.options;
     std::string text = "# Expected failures of '" + (opt.name.empty() ? rep.testee : opt.name) +
@@ -419,7 +465,8 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
     out.flush();
 
     std::vector<char> asked;
-    execute(opt, p, *testee, expected, rep, asked, err);
+    std::map<std::size_t, std::string> written;
+    execute(opt, p, *testee, expected, rep, asked, written, err);
     FuzzReport fuzzed;
     if (opt.fuzz_seconds > 0) {
         FuzzOptions f{opt.fuzz_seconds, opt.fuzz_out, rep.fuzz_seed, std::max(1u, opt.jobs), opt.profile == Profile::spec,
@@ -432,6 +479,7 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
     for (const FuzzFinding& f : fuzzed.findings) rep.results.push_back(classify(f.c, f.answer, copt));
     settle_support(opt, p, *testee, asked, rep);
     apply_expected_failures(expected, p, rep);
+    save_failure_files(opt, p, written, rep);
     count(rep);
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
 
