@@ -19,6 +19,7 @@
 
 #include "ond/hex.hpp"
 #include "proctree.hpp"
+#include "transport/frame.hpp"
 
 extern char** environ;
 
@@ -447,15 +448,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
 
 namespace {
 
-void put_le32(std::string& s, std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-}
-
-std::uint32_t get_le32(std::string_view s, std::size_t at) {
-    std::uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) v |= static_cast<std::uint32_t>(static_cast<unsigned char>(s[at + static_cast<std::size_t>(i)])) << (8 * i);
-    return v;
-}
+using frame::get_le32;
 
 std::string describe_bytes(std::string_view b) {
     std::string digits;
@@ -476,11 +469,7 @@ long PersistentProcess::baseline_kb(char op) const {
 }
 
 std::string PersistentProcess::frame_for(char op, std::string_view input, std::uint32_t number) const {
-    std::string f;
-    f.reserve(input.size() + 9);
-    put_le32(f, static_cast<std::uint32_t>(input.size() + 1 + (protocol_ >= 2 ? 4 : 0)));
-    f.push_back(op);
-    if (protocol_ >= 2) put_le32(f, number);
+    std::string f = frame::request_header(op, protocol_, number, input.size());
     f.append(input);
     return f;
 }
@@ -497,20 +486,18 @@ bool PersistentProcess::start(std::string& error) {
         // answers status 0 and "2"; a version-1 process answers status 2 (unknown operation).
         protocol_ = 1;
         if (attempt == 0) {
-            std::string hello;
-            put_le32(hello, 2);
-            hello += "V2";
             bool stale = false;
-            Reply h = exchange(hello, 0, std::chrono::seconds(5), 64, stale);
+            Reply h = exchange(frame::hello_frame(), 0, std::chrono::seconds(5), 64, stale);
             if (h.kind == Reply::Kind::protocol_error || h.kind == Reply::Kind::output_limit) {
                 error = "the testee broke the protocol on the hello request: " + h.detail;
                 start_broke_protocol_ = true;
                 return false;
             }
             if (h.kind != Reply::Kind::answer) continue;  // an old process that dies on it: start another, no hello
-            if (h.payload == std::string("\0" "2", 2)) {
+            const auto hello = frame::classify_hello(h.payload);
+            if (hello == frame::HelloAnswer::version2) {
                 protocol_ = 2;
-            } else if (h.payload[0] != 1 && h.payload[0] != 2) {  // version 1: unsupported (or refused)
+            } else if (hello == frame::HelloAnswer::invalid) {
                 stop(true);
                 error = "the testee answered the hello with " + describe_bytes(h.payload) + ", neither version 2 nor a refusal";
                 start_broke_protocol_ = true;
@@ -621,8 +608,10 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
     Reply rep;
     auto t0 = Clock::now();
     const pid_t root = static_cast<pid_t>(pid_);
-    bool reset = reset_peak(root);
-    rep.start_kb = vm_field_kb(root, "VmRSS:");
+    // The adapter's processes live as long as it does (a wrapper's child, a helper server): the
+    // request is charged what the whole tree grows by, from what it holds now.
+    bool reset = reset_tree_peaks(root);
+    rep.start_kb = tree_rss_kb(root);
     err_.clear();
     const std::size_t header = protocol_ >= 2 && number ? 8 : 4;
     std::size_t written = 0;
@@ -708,9 +697,6 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
         if (!open) close_fd(out_fd_);
     }
     rep.peak_kb = std::max(rep.peak_kb, tree_peak_kb(root, true, !reset));
-    // Nothing the request started outlives it.
-    kill_descendants(root);
-    sweep_orphans(serial_);
     drain_stderr();
     rep.kind = Reply::Kind::answer;
     rep.payload = in.substr(header);

@@ -203,6 +203,24 @@ long tree_peak_kb(pid_t root, bool with_root, bool root_current_rss) {
     return sum;
 }
 
+long tree_rss_kb(pid_t root) {
+    long sum = vm_field_kb(root, "VmRSS:");
+    for (const auto& [p, parent] : descendants_with_parents(root)) {
+        switch (sharing_of(p, parent)) {
+            case Sharing::same_memory: break;
+            case Sharing::fork_copy: sum += private_kb(p); break;
+            case Sharing::own_program: sum += vm_field_kb(p, "VmRSS:"); break;
+        }
+    }
+    return sum;
+}
+
+bool reset_tree_peaks(pid_t root) {
+    bool all = reset_peak(root);
+    for (pid_t p : descendants(root)) all = reset_peak(p) && all;
+    return all;
+}
+
 void kill_descendants(pid_t root) {
     for (int round = 0; round < 100; ++round) {
         bool any = false;

@@ -37,6 +37,10 @@ std::vector<std::pair<pid_t, pid_t>> descendants_with_parents(pid_t root);
 // The sum of VmHWM (peak resident set) in KiB of `root` (when `with_root`) and its descendants;
 // `root_rss` instead of the root's VmHWM when its peak could not be reset.
 long tree_peak_kb(pid_t root, bool with_root, bool root_current_rss = false);
+// The tree's resident set now, by the same rules (what a request starts from).
+long tree_rss_kb(pid_t root);
+// Resets the peak of `root` and of every descendant; false when one could not be reset.
+bool reset_tree_peaks(pid_t root);
 long vm_field_kb(pid_t pid, const char* field);  // "VmRSS:", "VmHWM:"; 0 when unreadable
 bool reset_peak(pid_t pid);                      // clear_refs 5: VmHWM := VmRSS
 

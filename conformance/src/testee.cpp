@@ -117,22 +117,6 @@ RefAnswer reference_answer(Op op, std::string_view input) {
     return {};
 }
 
-std::string frame_reply(const RefAnswer& a) {
-    std::string p;
-    if (a.accept) {
-        p.push_back('\0');
-        p += a.out;
-    } else {
-        p.push_back('\1');
-        p += a.code;
-        if (!a.out.empty()) {
-            p.push_back('\n');
-            p += a.out;
-        }
-    }
-    return p;
-}
-
 // ---- testees ---------------------------------------------------------------------------------
 
 namespace {

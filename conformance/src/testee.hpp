@@ -104,7 +104,4 @@ std::unique_ptr<Testee> make_command_testee(const std::string& decoder, const st
 std::unique_ptr<Testee> make_persistent_testee(const std::string& command, unsigned workers,
                                                std::chrono::milliseconds timeout, long memory_limit_kb = 0);
 
-// The framed protocol's payloads (PROTOCOL.md), shared by the runner and serve_main.
-std::string frame_reply(const RefAnswer& a);
-
 }  // namespace ond::conformance
