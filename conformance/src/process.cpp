@@ -362,7 +362,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
     auto deadline = t0 + timeout;
     bool root_done = false;
     int status = 0;
-    Clock::time_point last_sample{}, done_at{};
+    Clock::time_point last_sample{}, done_at{}, last_reap{};
     while (true) {
         auto now = Clock::now();
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
@@ -374,6 +374,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
             r.peak_kb = std::max(r.peak_kb, tree_peak_kb(ch.pid, true));
             last_sample = now;
         }
+        reap_adopted_every(last_reap);
         if (root_done && ch.out_r < 0 && ch.err_r < 0) break;
         // Once the child is gone and its leftovers are killed, only buffered bytes remain.
         if (root_done && now - done_at > std::chrono::milliseconds(500)) break;
@@ -618,7 +619,7 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
     std::string in;
     std::uint64_t need = 0;  // the whole response frame's size, once its length is in
     auto deadline = t0 + timeout;
-    Clock::time_point last_sample{};
+    Clock::time_point last_sample{}, last_reap{};
     auto fail = [&](Reply::Kind k, std::string why) {
         rep.kind = k;
         rep.detail = std::move(why);
@@ -634,6 +635,7 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
             rep.peak_kb = std::max(rep.peak_kb, tree_peak_kb(root, true, !reset));
             last_sample = now;
         }
+        reap_adopted_every(last_reap);
         if (out_fd_ < 0) return fail(Reply::Kind::crash, "the testee closed its output");
         pollfd fds[3];
         nfds_t n = 0;

@@ -1,6 +1,12 @@
 // The transport layer: the frame codec, and the runner's processes against hostile adapters
 // (each test gives the runner an adapter that breaks one guarantee and asserts the exact verdicts).
+#include <dirent.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdio>
+#include <thread>
+#include <fcntl.h>
 
 #include <gtest/gtest.h>
 
@@ -71,6 +77,11 @@ const std::string hostile = OND_HOSTILE_ADAPTER;
 
 std::string persistent_mode(const std::string& mode) { return hostile + " " + mode + " serve"; }
 
+std::vector<std::string> join_args(std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
 std::size_t count_status(const ConformRun& r, const std::string& status) {
     std::size_t n = 0;
     for (const auto& c : r.results["cases"]) n += c["status"] == status;
@@ -101,6 +112,66 @@ TEST(Transport, TheMemoryOfAWrappedAdapterIsTheTrees) {
                             "sh -c '" + hostile + " touch 64 serve; exit $?'"});
     EXPECT_EQ(r.code, 0) << r.out;
     EXPECT_GT(r.results["cases"][0]["rss_kb"].get<long>(), 64 * 1024);
+}
+
+// A /proc file (empty when its process is gone meanwhile).
+std::string proc_file(const std::string& path) {
+    std::string s;
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return s;
+    char buf[4096];
+    for (ssize_t r; (r = ::read(fd, buf, sizeof buf)) > 0;) s.append(buf, static_cast<std::size_t>(r));
+    ::close(fd);
+    return s;
+}
+
+// This process's children and the processes marked as this runner's testees: (alive, zombies).
+std::pair<int, int> leftovers() {
+    const std::string want = "OND_CONFORM_TESTEE=" + std::to_string(::getpid()) + ":";
+    const std::string me = std::to_string(::getpid());
+    int alive = 0, zombies = 0;
+    DIR* d = ::opendir("/proc");
+    while (dirent* e = d ? ::readdir(d) : nullptr) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+        const std::string st = proc_file(std::string("/proc/") + e->d_name + "/stat");
+        auto close = st.rfind(')');
+        if (close == std::string::npos || close + 4 >= st.size()) continue;
+        const bool zombie = st[close + 2] == 'Z';
+        const bool mine = st.compare(close + 4, me.size() + 1, me + " ") == 0;
+        const std::string s = zombie ? std::string() : proc_file(std::string("/proc/") + e->d_name + "/environ");
+        if (zombie && mine) ++zombies;
+        else if (!zombie && s.find(want) != std::string::npos) ++alive;
+    }
+    if (d) ::closedir(d);
+    return {alive, zombies};
+}
+
+// D16: a process that keeps forking and exiting is caught, in both modes, and the runner reaps
+// as it goes: the zombies it is handed never pile up, during the run or after it.
+TEST(Transport, AForkHoppingProcessDoesNotOutliveTheRun) {
+    for (const auto& mode : {std::vector<std::string>{"--persistent", persistent_mode("fork-hop")},
+                             std::vector<std::string>{"--max-derived", "10", "--decoder", hostile + " fork-hop decode"}}) {
+        std::atomic<bool> running{true};
+        std::atomic<int> most_zombies{0};
+        std::thread sampler([&] {
+            while (running) {
+                most_zombies = std::max(most_zombies.load(), leftovers().second);
+                ::usleep(5000);
+            }
+        });
+        ConformRun r = conform(join_args({"--filter", "valid/*", "--filter", "derived/*"}, mode));
+        running = false;
+        sampler.join();
+        EXPECT_EQ(r.code, 0) << r.out;
+        EXPECT_EQ(count_status(r, "fail"), 0u) << r.out;
+        EXPECT_GT(r.results["cases"].size(), 30u);
+        EXPECT_LT(most_zombies.load(), 60);
+        auto [alive, zombies] = leftovers();
+        EXPECT_EQ(alive, 0);
+        EXPECT_LT(zombies, 10);
+        ::usleep(100000);
+        EXPECT_EQ(leftovers().first, 0);
+    }
 }
 
 }  // namespace

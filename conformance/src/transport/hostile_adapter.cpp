@@ -68,8 +68,9 @@ void fork_hop() {
     if (::fork() != 0) return;
     ::setsid();
     for (;;) {
-        pid_t p = ::fork();
-        if (p != 0) ::_exit(0);  // the parent goes, the child carries on
+        const pid_t p = ::fork();
+        if (p > 0) ::_exit(0);  // the parent goes, the child carries on
+        if (p < 0) ::usleep(1000);
     }
 }
 
