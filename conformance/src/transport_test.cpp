@@ -99,7 +99,8 @@ TEST(Transport, AnAdapterBehindAShellWrapperPassesTheCorpusAndTheDerivedCases) {
 
 TEST(Transport, AHelperKeptBetweenRequestsLivesAsLongAsTheAdapter) {
     for (const auto& mode : {std::vector<std::string>{"--persistent", persistent_mode("helper")},
-                             std::vector<std::string>{"--decoder", hostile + " helper decode", "--stream-decoder", hostile + " helper stream"}}) {
+                             std::vector<std::string>{"--max-derived", "20", "--decoder", hostile + " helper decode", "--stream-decoder",
+                                                      hostile + " helper stream"}}) {
         ConformRun r = conform(mode);
         EXPECT_EQ(r.code, 0) << r.out;
         EXPECT_EQ(count_status(r, "fail"), 0u) << r.out;
