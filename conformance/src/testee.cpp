@@ -4,6 +4,7 @@
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"
@@ -305,11 +306,15 @@ public:
         return o;
     }
     std::vector<Amendment> finish() override {
-        for (std::size_t w = 0; w < procs_.size(); ++w) {
-            std::string trailing = procs_[w]->finish();
-            if (!trailing.empty())
-                void_cases(lives_[w], std::to_string(trailing.size()) + " bytes arrived after the response, before the end of input");
-        }
+        // Each process gets its end of input and the same grace at once: the end of a run with
+        // many jobs takes one grace, not one per process.
+        std::vector<std::string> trailing(procs_.size());
+        std::vector<std::thread> enders;
+        for (std::size_t w = 0; w < procs_.size(); ++w) enders.emplace_back([&, w] { trailing[w] = procs_[w]->finish(); });
+        for (auto& t : enders) t.join();
+        for (std::size_t w = 0; w < procs_.size(); ++w)
+            if (!trailing[w].empty())
+                void_cases(lives_[w], std::to_string(trailing[w].size()) + " bytes arrived after the response, before the end of input");
         std::lock_guard lock(mutex_);
         return std::move(amendments_);
     }

@@ -175,5 +175,17 @@ TEST(Transport, AForkHoppingProcessDoesNotOutliveTheRun) {
     }
 }
 
+// D17: processes that do not exit at the end of their input get their grace (2 s) together, not
+// one after the other.
+TEST(Transport, PersistentProcessesAreEndedTogether) {
+    const auto t0 = std::chrono::steady_clock::now();
+    ConformRun r = conform({"--no-derived", "-j", "6", "--persistent", persistent_mode("linger")});
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_GE(s, 2.0);  // the grace was given
+    EXPECT_LT(s, 5.0);  // once: six processes one at a time take 12 s
+    EXPECT_EQ(leftovers().first, 0);
+}
+
 }  // namespace
 }  // namespace ond::conformance

@@ -12,6 +12,7 @@
 //   late-duplicate  (serve, version 2) sends its answer to request N again 30 ms later
 //   exit-after      (serve) exits with status 0 right after its N-th answer
 //   slow-hello      (serve) waits N ms before it reads anything
+//   linger          (serve) does not exit at the end of its input
 //   reserve         maps 8 GiB of address space it never touches, then answers
 //   touch           touches N MiB on every request and keeps it until the next
 //   touch-first     touches 400 MiB on the first request of each operation, then frees it
@@ -110,7 +111,10 @@ int serve() {
     for (;;) {
         // Early answer: read the length and the first 64 KiB only, answer, then drop the rest.
         unsigned char len[4];
-        if (std::fread(len, 1, 4, stdin) != 4) return 0;
+        if (std::fread(len, 1, 4, stdin) != 4) {
+            while (mode == "linger") ::pause();
+            return 0;
+        }
         const std::uint32_t size = frame::get_le32(std::string_view(reinterpret_cast<char*>(len), 4), 0);
         const bool early = mode == "early-answer" && size > (64u << 10);
         const std::size_t first_part = early ? (64u << 10) : size;
