@@ -64,9 +64,10 @@ struct Child {
 };
 
 // Starts argv with three pipes in its own process group, default SIGPIPE and the testee marker
-// in its environment. posix_spawn (no copy of the runner's memory, no shell); with a memory
-// limit, fork so that the child can set RLIMIT_AS before exec.
-Child spawn(const std::vector<std::string>& argv, long memory_limit_kb, std::string& error) {
+// in its environment, with posix_spawn (no copy of the runner's memory, no shell). No RLIMIT_AS:
+// a JVM or V8 reserves far more address space than it uses; the memory cap is the runner's
+// watchdog over the tree's memory instead (SpawnLimits).
+Child spawn(const std::vector<std::string>& argv, std::string& error) {
     ignore_sigpipe();
     become_subreaper();
     Child ch;
@@ -100,44 +101,26 @@ Child spawn(const std::vector<std::string>& argv, long memory_limit_kb, std::str
         return ch;
     }
     int child_fd[3] = {p[0][0], p[1][1], p[2][1]};
-    rlimit as{};
-    as.rlim_cur = as.rlim_max = static_cast<rlim_t>(memory_limit_kb) * 1024;
     int spawn_errno = 0;
     ch.pid = spawn_registered([&]() -> pid_t {
-        if (memory_limit_kb <= 0) {
-            posix_spawn_file_actions_t fa;
-            posix_spawnattr_t at;
-            ::posix_spawn_file_actions_init(&fa);
-            for (int i = 0; i < 3; ++i) ::posix_spawn_file_actions_adddup2(&fa, child_fd[i], i);
-            ::posix_spawnattr_init(&at);
-            sigset_t def, none;
-            sigemptyset(&def);
-            sigaddset(&def, SIGPIPE);
-            sigemptyset(&none);
-            ::posix_spawnattr_setsigdefault(&at, &def);
-            ::posix_spawnattr_setsigmask(&at, &none);
-            ::posix_spawnattr_setpgroup(&at, 0);
-            ::posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-            pid_t pid = -1;
-            spawn_errno = ::posix_spawn(&pid, path.c_str(), &fa, &at, cargv.data(), envp.data());
-            ::posix_spawn_file_actions_destroy(&fa);
-            ::posix_spawnattr_destroy(&at);
-            return spawn_errno == 0 ? pid : -1;
-        }
-        pid_t pid = ::fork();
-        if (pid == 0) {  // only async-signal-safe calls from here to exec
-            ::setpgid(0, 0);
-            ::signal(SIGPIPE, SIG_DFL);
-            sigset_t none;
-            sigemptyset(&none);
-            ::sigprocmask(SIG_SETMASK, &none, nullptr);
-            for (int i = 0; i < 3; ++i) ::dup2(child_fd[i], i);
-            ::setrlimit(RLIMIT_AS, &as);
-            ::execve(path.c_str(), cargv.data(), envp.data());
-            ::_exit(127);
-        }
-        if (pid < 0) spawn_errno = errno;
-        return pid;
+        posix_spawn_file_actions_t fa;
+        posix_spawnattr_t at;
+        ::posix_spawn_file_actions_init(&fa);
+        for (int i = 0; i < 3; ++i) ::posix_spawn_file_actions_adddup2(&fa, child_fd[i], i);
+        ::posix_spawnattr_init(&at);
+        sigset_t def, none;
+        sigemptyset(&def);
+        sigaddset(&def, SIGPIPE);
+        sigemptyset(&none);
+        ::posix_spawnattr_setsigdefault(&at, &def);
+        ::posix_spawnattr_setsigmask(&at, &none);
+        ::posix_spawnattr_setpgroup(&at, 0);
+        ::posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+        pid_t pid = -1;
+        spawn_errno = ::posix_spawn(&pid, path.c_str(), &fa, &at, cargv.data(), envp.data());
+        ::posix_spawn_file_actions_destroy(&fa);
+        ::posix_spawnattr_destroy(&at);
+        return spawn_errno == 0 ? pid : -1;
     }, ch.serial);
     for (int fd : child_fd) ::close(fd);
     if (ch.pid < 0) {
@@ -214,6 +197,63 @@ void reap(pid_t pid, int& status) {
 }
 
 }  // namespace
+
+std::string memory_cap_exceeded(long held_kb, long cap_kb) {
+    return "memory cap exceeded: the process tree held " + std::to_string(held_kb / 1024) + " MiB, over the cap of " +
+           std::to_string(cap_kb / 1024) + " MiB (--memory-limit); process tree killed";
+}
+
+namespace {
+
+// The least of the machine's memory and the limits of the cgroups this process is in, in KiB.
+long available_memory_kb() {
+    long kb = 0;
+    if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+        if (std::fscanf(f, "MemTotal: %ld kB", &kb) != 1) kb = 0;
+        std::fclose(f);
+    }
+    auto limit_of = [&](const std::string& file) {
+        std::FILE* f = std::fopen(file.c_str(), "r");
+        if (!f) return;
+        unsigned long long bytes = 0;
+        if (std::fscanf(f, "%llu", &bytes) == 1 && bytes > 0 && (kb <= 0 || static_cast<long long>(bytes / 1024) < kb))
+            kb = static_cast<long>(bytes / 1024);
+        std::fclose(f);
+    };
+    if (std::FILE* f = std::fopen("/proc/self/cgroup", "r")) {
+        char line[4096];
+        while (std::fgets(line, sizeof line, f)) {
+            std::string l(line);
+            if (!l.empty() && l.back() == '\n') l.pop_back();
+            auto c1 = l.find(':'), c2 = l.find(':', c1 + 1);
+            if (c1 == std::string::npos || c2 == std::string::npos) continue;
+            const std::string controllers = l.substr(c1 + 1, c2 - c1 - 1), path = l.substr(c2 + 1);
+            if (controllers.empty()) {
+                limit_of("/sys/fs/cgroup" + path + "/memory.max");
+                limit_of("/sys/fs/cgroup/unified" + path + "/memory.max");
+            } else if (controllers == "memory") {
+                limit_of("/sys/fs/cgroup/memory" + path + "/memory.limit_in_bytes");
+                limit_of("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+            }
+        }
+        std::fclose(f);
+    }
+    return kb;
+}
+
+}  // namespace
+
+long default_memory_cap_kb(unsigned jobs) {
+    const long floor_kb = 1L << 20;  // 1 GiB: a JVM or V8 with its default heap fits
+    const long avail = available_memory_kb();
+    if (avail <= 0) return floor_kb;
+    return std::max(floor_kb, avail / 2 / static_cast<long>(std::max(1u, jobs)));
+}
+
+std::string describe_memory_cap(long cap_kb) {
+    if (cap_kb <= 0) return "none";
+    return std::to_string(cap_kb / 1024) + " MiB of resident memory per testee process tree (killed over it)";
+}
 
 void Excerpt::add(const char* p, std::size_t n) {
     total += n;
@@ -352,7 +392,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
                           std::chrono::milliseconds timeout, SpawnLimits limits) {
     ProcessResult r;
     auto t0 = Clock::now();
-    Child ch = spawn(argv, limits.memory_limit_kb, r.error);
+    Child ch = spawn(argv, r.error);
     if (ch.pid < 0) return r;
     r.started = true;
     Excerpt err;
@@ -373,6 +413,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
         if (!root_done && now - last_sample >= std::chrono::milliseconds(1)) {
             r.peak_kb = std::max(r.peak_kb, tree_peak_kb(ch.pid, true));
             last_sample = now;
+            if (limits.memory_limit_kb > 0 && r.peak_kb > limits.memory_limit_kb) {
+                r.memory_exceeded = true;
+                break;
+            }
         }
         reap_adopted_every(last_reap);
         if (root_done && ch.out_r < 0 && ch.err_r < 0) break;
@@ -434,7 +478,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
     close_fd(ch.err_r);
     r.err = err.text();
     r.wall_ms = ms_since(t0);
-    if (!r.timed_out && !r.output_exceeded && root_done) {
+    if (!r.timed_out && !r.output_exceeded && !r.memory_exceeded && root_done) {
         if (WIFEXITED(status)) {
             r.exited = true;
             r.exit_code = WEXITSTATUS(status);
@@ -478,7 +522,7 @@ std::string PersistentProcess::frame_for(char op, std::string_view input, std::u
 bool PersistentProcess::start(std::string& error) {
     start_broke_protocol_ = false;
     for (int attempt = 0; attempt < 2; ++attempt) {
-        Child ch = spawn(argv_, memory_limit_kb_, error);
+        Child ch = spawn(argv_, error);
         if (ch.pid < 0) return false;
         pid_ = ch.pid, serial_ = ch.serial;
         in_fd_ = ch.in_w, out_fd_ = ch.out_r, err_fd_ = ch.err_r;
@@ -634,6 +678,8 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
         if (now - last_sample >= std::chrono::milliseconds(1)) {
             rep.peak_kb = std::max(rep.peak_kb, tree_peak_kb(root, true, !reset));
             last_sample = now;
+            if (memory_limit_kb_ > 0 && rep.peak_kb > memory_limit_kb_)
+                return fail(Reply::Kind::memory_cap, memory_cap_exceeded(rep.peak_kb, memory_limit_kb_));
         }
         reap_adopted_every(last_reap);
         if (out_fd_ < 0) return fail(Reply::Kind::crash, "the testee closed its output");

@@ -48,6 +48,7 @@ struct ProcessResult {
     int signal = 0;              // terminating signal, 0 if none
     bool timed_out = false;      // killed by the runner after the time-out
     bool output_exceeded = false;  // stdout went past max_output: killed, `out` holds the first bytes
+    bool memory_exceeded = false;  // the tree went past memory_limit_kb: killed
     std::string out;             // stdout (at most max_output bytes)
     std::string err;             // stderr: its first and last lines (Excerpt)
     long peak_kb = 0;            // peak of the summed VmHWM of the process and its descendants
@@ -57,8 +58,18 @@ struct ProcessResult {
 
 struct SpawnLimits {
     std::size_t max_output = 256u << 20;  // stdout bytes
-    long memory_limit_kb = 0;             // RLIMIT_AS of each process of the tree; 0: none
+    // The memory cap: the tree's summed peak resident memory (sampled every 1-4 ms, as for the
+    // memory bound); past it the tree is killed. 0: none. Not RLIMIT_AS, which a JVM or V8 would
+    // not start under (they reserve far more address space than they touch).
+    long memory_limit_kb = 0;
 };
+
+// The default memory cap: half of the least of the machine's memory and this process's cgroup
+// limits, shared by the jobs, and never under 1 GiB. `--memory-limit` sets another.
+long default_memory_cap_kb(unsigned jobs);
+std::string describe_memory_cap(long cap_kb);
+// The detail of a case whose testee went past the cap.
+std::string memory_cap_exceeded(long held_kb, long cap_kb);
 
 // Runs argv with `input` on stdin, collecting stdout and stderr (poll, so neither side can block
 // the other). When the child exits, or at the time-out, every process it left behind is killed,
@@ -80,7 +91,7 @@ public:
     PersistentProcess& operator=(const PersistentProcess&) = delete;
 
     struct Reply {
-        enum class Kind { answer, crash, timeout, protocol_error, output_limit, start_error } kind = Kind::crash;
+        enum class Kind { answer, crash, timeout, protocol_error, output_limit, start_error, memory_cap } kind = Kind::crash;
         std::string payload;     // the response payload (status byte first, number removed) for `answer`
         std::string detail;      // for the other kinds
         int signal = 0;

@@ -159,6 +159,7 @@ public:
     bool supports(Op op) const override { return !argv_[index(op)].empty(); }
     std::vector<std::string> command(Op op) const override { return argv_[index(op)]; }
     bool measures_memory() const override { return true; }
+    std::string memory_cap() const override { return describe_memory_cap(limit_kb_); }
     std::string describe() const override {
         std::string d;
         const char* names[3] = {"decoder", "encoder", "stream decoder"};
@@ -196,7 +197,10 @@ public:
         o.peak_kb = r.peak_kb;
         o.growth_kb = r.peak_kb - baseline_[index(op)];
         o.out = std::move(r.out);
-        if (r.output_exceeded) {
+        if (r.memory_exceeded) {
+            o.status = Answer::crash;
+            o.detail = memory_cap_exceeded(r.peak_kb, limit_kb_);
+        } else if (r.output_exceeded) {
             o.status = Answer::output;
             o.detail = "more than " + std::to_string(ctx.output_limit) + " bytes on stdout; process tree killed";
         } else if (r.timed_out) {
@@ -227,7 +231,8 @@ private:
 
 class PersistentTestee final : public Testee {
 public:
-    PersistentTestee(const std::string& cmd, unsigned workers, std::chrono::milliseconds t, long limit_kb) : text_(cmd), timeout_(t) {
+    PersistentTestee(const std::string& cmd, unsigned workers, std::chrono::milliseconds t, long limit_kb)
+        : text_(cmd), timeout_(t), limit_kb_(limit_kb) {
         argv_ = command_argv(cmd);
         if (resolve_executable(argv_[0]).empty())
             throw std::invalid_argument("cannot find the program '" + argv_[0] + "' of '" + cmd + "'");
@@ -239,6 +244,7 @@ public:
     bool supports(Op) const override { return true; }
     bool measures_memory() const override { return true; }
     std::string describe() const override { return "persistent '" + text_ + "'"; }
+    std::string memory_cap() const override { return describe_memory_cap(limit_kb_); }
     std::vector<std::string> command(Op) const override { return argv_; }
     void set_baselines(const std::map<Op, std::string>& inputs) override {
         std::map<char, std::string> by_byte;
@@ -275,6 +281,10 @@ public:
             case K::output_limit:
                 o.status = Answer::output;
                 o.detail = rep.detail;
+                return o;
+            case K::memory_cap:
+                o.status = Answer::crash;
+                o.detail = rep.detail + " and restarted";
                 return o;
             case K::crash:
             case K::protocol_error: {
@@ -344,6 +354,7 @@ private:
     std::string text_;
     std::vector<std::string> argv_;
     std::chrono::milliseconds timeout_;
+    long limit_kb_;
     std::vector<std::unique_ptr<PersistentProcess>> procs_;
     std::vector<Life> lives_;
     std::mutex mutex_;
@@ -356,12 +367,14 @@ std::unique_ptr<Testee> make_reference_testee() { return std::make_unique<Refere
 
 std::unique_ptr<Testee> make_command_testee(const std::string& decoder, const std::string& encoder,
                                             const std::string& stream_decoder, std::chrono::milliseconds timeout,
-                                            long memory_limit_kb) {
+                                            long memory_limit_kb, unsigned jobs) {
+    if (memory_limit_kb == 0) memory_limit_kb = default_memory_cap_kb(jobs);
     return std::make_unique<CommandTestee>(decoder, encoder, stream_decoder, timeout, memory_limit_kb);
 }
 
 std::unique_ptr<Testee> make_persistent_testee(const std::string& command, unsigned workers,
                                                std::chrono::milliseconds timeout, long memory_limit_kb) {
+    if (memory_limit_kb == 0) memory_limit_kb = default_memory_cap_kb(workers);
     return std::make_unique<PersistentTestee>(command, workers, timeout, memory_limit_kb);
 }
 

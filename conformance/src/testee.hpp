@@ -73,6 +73,8 @@ public:
     // long-lived command); empty for the in-process reference.
     virtual std::vector<std::string> command(Op) const { return {}; }
     virtual bool measures_memory() const { return false; }
+    // How the memory cap is enforced (for the report), "none" when there is none.
+    virtual std::string memory_cap() const { return "none"; }
     // Small valid inputs per operation: what they cost is the testee's memory baseline.
     virtual void set_baselines(const std::map<Op, std::string>&) {}
     virtual long baseline_kb(Op) const { return 0; }
@@ -97,10 +99,12 @@ RefAnswer reference_answer(Op op, std::string_view input);
 std::unique_ptr<Testee> make_reference_testee();
 // Commands may be empty (that operation is then unsupported). Throws std::invalid_argument on
 // a command that cannot be split or whose program cannot be found. Commands with shell syntax
-// run under /bin/sh -c; the others are started directly. memory_limit_kb: RLIMIT_AS per process.
+// run under /bin/sh -c; the others are started directly. memory_limit_kb: the memory cap of each
+// testee process tree (SpawnLimits); 0: the default for `jobs` parallel testees
+// (default_memory_cap_kb); negative: none.
 std::unique_ptr<Testee> make_command_testee(const std::string& decoder, const std::string& encoder,
                                             const std::string& stream_decoder,
-                                            std::chrono::milliseconds timeout, long memory_limit_kb = 0);
+                                            std::chrono::milliseconds timeout, long memory_limit_kb = 0, unsigned jobs = 1);
 std::unique_ptr<Testee> make_persistent_testee(const std::string& command, unsigned workers,
                                                std::chrono::milliseconds timeout, long memory_limit_kb = 0);
 

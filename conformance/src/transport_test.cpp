@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "process.hpp"
 #include "test_conform_run.hpp"
 #include "transport/frame.hpp"
 
@@ -185,6 +186,39 @@ TEST(Transport, PersistentProcessesAreEndedTogether) {
     EXPECT_GE(s, 2.0);  // the grace was given
     EXPECT_LT(s, 5.0);  // once: six processes one at a time take 12 s
     EXPECT_EQ(leftovers().first, 0);
+}
+
+// 24.4: every testee runs under a memory cap by default, on its tree's memory, not its address
+// space: a runtime that reserves 8 GiB it never touches starts under a 256 MiB cap, and a tree
+// that touches more than the cap is killed with a verdict that says so, in both modes.
+TEST(Transport, TheDefaultMemoryCapIsSharedByTheJobsWithAFloor) {
+    const long one = default_memory_cap_kb(1), four = default_memory_cap_kb(4);
+    EXPECT_GE(four, 1L << 20);
+    EXPECT_GE(one, four);
+    EXPECT_LE(default_memory_cap_kb(100000), 1L << 20);
+    ConformRun r = conform({"--no-derived", "-j", "1", "--filter", "valid/document/basic", "--decoder", hostile + " honest decode"});
+    EXPECT_EQ(r.results["memory_cap"], describe_memory_cap(one)) << r.out;
+}
+
+TEST(Transport, AReservationIsNotMemoryButTouchedPagesAre) {
+    for (const auto& mode : {std::vector<std::string>{"--persistent", persistent_mode("reserve")},
+                             std::vector<std::string>{"--decoder", hostile + " reserve decode"}}) {
+        ConformRun r = conform(join_args({"--no-derived", "--memory-limit", "256", "--filter", "valid/*"}, mode));
+        EXPECT_EQ(r.code, 0) << r.out;
+        EXPECT_GE(count_status(r, "pass"), 3u);
+    }
+    for (const auto& mode : {std::vector<std::string>{"--persistent", persistent_mode("touch 300")},
+                             std::vector<std::string>{"--decoder", hostile + " touch 300 decode"}}) {
+        ConformRun r = conform(join_args({"--no-derived", "--memory-limit", "256", "--filter", "valid/document/basic"}, mode));
+        EXPECT_EQ(r.code, 1) << r.out;
+        const auto& c = r.result("valid/document/basic");
+        EXPECT_EQ(c["answer"], "crash");
+        ASSERT_EQ(c["findings"].size(), 1u);
+        EXPECT_EQ(c["findings"][0]["message"].get<std::string>().rfind("memory cap exceeded: the process tree held ", 0), 0u)
+            << c["findings"][0]["message"];
+        EXPECT_NE(c["findings"][0]["message"].get<std::string>().find("over the cap of 256 MiB"), std::string::npos);
+        EXPECT_EQ(leftovers().first, 0);
+    }
 }
 
 }  // namespace
