@@ -513,12 +513,6 @@ long PersistentProcess::baseline_kb(char op) const {
     return it == baseline_kb_.end() ? 0 : it->second;
 }
 
-std::string PersistentProcess::frame_for(char op, std::string_view input, std::uint32_t number) const {
-    std::string f = frame::request_header(op, protocol_, number, input.size());
-    f.append(input);
-    return f;
-}
-
 bool PersistentProcess::start(std::string& error) {
     start_broke_protocol_ = false;
     for (int attempt = 0; attempt < 2; ++attempt) {
@@ -532,7 +526,8 @@ bool PersistentProcess::start(std::string& error) {
         protocol_ = 1;
         if (attempt == 0) {
             bool stale = false;
-            Reply h = exchange(frame::hello_frame(), 0, std::chrono::seconds(5), 64, stale);
+            // The hello gets the case time-out: a slow start (a JVM) is no reason to drop to version 1.
+            Reply h = exchange(frame::hello_frame(), Input{}, 0, hello_timeout_, 64, stale);
             if (h.kind == Reply::Kind::protocol_error || h.kind == Reply::Kind::output_limit) {
                 error = "the testee broke the protocol on the hello request: " + h.detail;
                 start_broke_protocol_ = true;
@@ -570,7 +565,8 @@ bool PersistentProcess::start(std::string& error) {
     for (const auto& [op, input] : baseline_inputs_) {
         bool stale = false;
         std::uint32_t number = next_number_++;
-        Reply b = exchange(frame_for(op, input, number), number, std::chrono::seconds(10), (1u << 20) + 64 * input.size(), stale);
+        Reply b = exchange(frame::request_header(op, protocol_, number, input.size()), Input::of(input), number, hello_timeout_,
+                           (1u << 20) + 64 * input.size(), stale);
         if (b.kind != Reply::Kind::answer) break;  // judged when a case meets it
         baseline_kb_[op] = std::max(0L, b.peak_kb - b.start_kb);
     }
@@ -648,9 +644,52 @@ void PersistentProcess::reap_after_failure(Reply& rep, bool crashed) {
     }
 }
 
-PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, std::uint32_t number,
+namespace {
+
+// The bytes of one request frame as they go out: its header, then the input, held or piece by
+// piece. A streamed input must come to the size its header declared.
+class FrameWriter {
+public:
+    FrameWriter(const std::string& header, const Input& input) : input_(input), cur_(header) {}
+    bool done() const noexcept { return done_; }
+    std::string_view current() const noexcept { return cur_; }
+    void wrote(std::size_t n) {
+        cur_.remove_prefix(n);
+        while (cur_.empty() && !done_) advance();
+    }
+
+private:
+    void advance() {
+        if (stage_ == 0) {
+            stage_ = input_.next ? 1 : 2;
+            if (!input_.next) {
+                cur_ = input_.held;
+                return;
+            }
+        }
+        if (stage_ == 1) {
+            cur_ = input_.next();
+            streamed_ += cur_.size();
+            if (streamed_ > input_.size || (cur_.empty() && streamed_ != input_.size))
+                throw std::logic_error("a streamed input of " + std::to_string(streamed_) + " bytes where " +
+                                       std::to_string(input_.size) + " were declared");
+            if (!cur_.empty()) return;
+        }
+        done_ = true;
+    }
+    const Input& input_;
+    std::string_view cur_;
+    int stage_ = 0;  // 0 header, 1 streamed pieces, 2 the held input
+    std::uint64_t streamed_ = 0;
+    bool done_ = false;
+};
+
+}  // namespace
+
+PersistentProcess::Reply PersistentProcess::exchange(const std::string& header, const Input& input, std::uint32_t number,
                                                      std::chrono::milliseconds timeout, std::size_t max_response, bool& stale) {
     Reply rep;
+    rep.number = number;
     auto t0 = Clock::now();
     const pid_t root = static_cast<pid_t>(pid_);
     // The adapter's processes live as long as it does (a wrapper's child, a helper server): the
@@ -658,10 +697,11 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
     bool reset = reset_tree_peaks(root);
     rep.start_kb = tree_rss_kb(root);
     err_.clear();
-    const std::size_t header = protocol_ >= 2 && number ? 8 : 4;
-    std::size_t written = 0;
+    const std::size_t prefix = protocol_ >= 2 && number ? 8 : 4;  // length, and the number in version 2
+    FrameWriter writer(header, input);
     std::string in;
     std::uint64_t need = 0;  // the whole response frame's size, once its length is in
+    bool answered = false;   // the response is complete (the request may still be going out)
     auto deadline = t0 + timeout;
     Clock::time_point last_sample{}, last_reap{};
     auto fail = [&](Reply::Kind k, std::string why) {
@@ -674,7 +714,9 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
     while (true) {
         auto now = Clock::now();
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
-        if (left <= 0) return fail(Reply::Kind::timeout, "no response within the time-out");
+        if (left <= 0)
+            return fail(Reply::Kind::timeout, answered ? "the rest of the request not read within the time-out (it answered early)"
+                                                       : "no response within the time-out");
         if (now - last_sample >= std::chrono::milliseconds(1)) {
             rep.peak_kb = std::max(rep.peak_kb, tree_peak_kb(root, true, !reset));
             last_sample = now;
@@ -682,11 +724,15 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
                 return fail(Reply::Kind::memory_cap, memory_cap_exceeded(rep.peak_kb, memory_limit_kb_));
         }
         reap_adopted_every(last_reap);
-        if (out_fd_ < 0) return fail(Reply::Kind::crash, "the testee closed its output");
+        if (answered && writer.done()) break;
+        if (out_fd_ < 0) {
+            if (answered) break;  // it left after a complete answer: the next request finds it gone
+            return fail(Reply::Kind::crash, "the testee closed its output");
+        }
         pollfd fds[3];
         nfds_t n = 0;
         int idx_in = -1, idx_out = -1, idx_err = -1;
-        if (written < frame.size() && in_fd_ >= 0) idx_in = static_cast<int>(n), fds[n++] = {in_fd_, POLLOUT, 0};
+        if (!writer.done() && in_fd_ >= 0) idx_in = static_cast<int>(n), fds[n++] = {in_fd_, POLLOUT, 0};
         idx_out = static_cast<int>(n), fds[n++] = {out_fd_, POLLIN, 0};
         if (err_fd_ >= 0) idx_err = static_cast<int>(n), fds[n++] = {err_fd_, POLLIN, 0};
         int pr = ::poll(fds, n, static_cast<int>(std::min<long long>(left, sample_interval_ms(t0))));
@@ -696,16 +742,23 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
         }
         if (pr == 0) continue;
         if (idx_in >= 0 && fds[idx_in].revents) {
-            if (fds[idx_in].revents & (POLLERR | POLLHUP)) return fail(Reply::Kind::crash, "the testee closed its input");
-            ssize_t w = ::write(in_fd_, frame.data() + written, std::min<std::size_t>(frame.size() - written, 65536));
-            if (w > 0) written += static_cast<std::size_t>(w);
-            else if (w < 0 && errno != EAGAIN && errno != EINTR) return fail(Reply::Kind::crash, "the testee closed its input");
+            bool closed = fds[idx_in].revents & (POLLERR | POLLHUP);
+            if (!closed) {
+                const std::string_view cur = writer.current();
+                ssize_t w = ::write(in_fd_, cur.data(), std::min<std::size_t>(cur.size(), 65536));
+                if (w > 0) writer.wrote(static_cast<std::size_t>(w));
+                else if (w < 0 && errno != EAGAIN && errno != EINTR) closed = true;
+            }
+            if (closed) {
+                if (answered) break;  // as above: gone after its answer
+                return fail(Reply::Kind::crash, "the testee closed its input");
+            }
         }
         if (idx_err >= 0 && fds[idx_err].revents) drain_stderr();
         if (fds[idx_out].revents) {
             // Never more than the frame can hold: a declared length past the limit is refused
             // from the length field alone.
-            std::size_t cap = need ? static_cast<std::size_t>(need) + 1 : header;
+            std::size_t cap = need ? static_cast<std::size_t>(need) + 1 : prefix;
             bool open = read_upto(out_fd_, in, cap);
             if (!need && in.size() >= 4) {
                 std::uint32_t l = get_le32(in, 0);
@@ -713,12 +766,13 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
                     return fail(Reply::Kind::output_limit, "the response frame declares " + std::to_string(l) +
                                                                " bytes, more than the case's output limit of " +
                                                                std::to_string(max_response));
-                if (l < header - 4 + 1) return fail(Reply::Kind::protocol_error, "a response frame of " + std::to_string(l) + " bytes (no status byte)");
+                if (l < prefix - 4 + 1) return fail(Reply::Kind::protocol_error, "a response frame of " + std::to_string(l) + " bytes (no status byte)");
                 need = 4 + static_cast<std::uint64_t>(l);
                 if (open) open = read_upto(out_fd_, in, static_cast<std::size_t>(need) + 1);
             }
-            if (need && header == 8 && in.size() >= 8 && get_le32(in, 4) != number) {
+            if (need && prefix == 8 && in.size() >= 8 && get_le32(in, 4) != number) {
                 stale = true;
+                rep.void_number = get_le32(in, 4);
                 rep.kind = Reply::Kind::protocol_error;
                 rep.detail = "a response numbered " + std::to_string(get_le32(in, 4)) + " while request " + std::to_string(number) +
                              " was due";
@@ -727,16 +781,28 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
             }
             if (need && in.size() > need)
                 return fail(Reply::Kind::protocol_error, describe_bytes(std::string_view(in).substr(need)) + " after the response frame");
-            if (need && in.size() == need) break;
-            if (!open) return fail(Reply::Kind::crash, "the testee closed its output mid-response");
+            if (need && in.size() == need) answered = true;
+            if (!open) {
+                if (answered) {
+                    close_fd(out_fd_);
+                    continue;
+                }
+                // No byte of an answer, and a clean exit: it left after its previous answer.
+                if (in.empty()) {
+                    Reply gone = fail(Reply::Kind::crash, "the testee closed its output mid-response");
+                    if (number && gone.exit_code == 0 && gone.signal == 0) gone.kind = Reply::Kind::gone;
+                    return gone;
+                }
+                return fail(Reply::Kind::crash, "the testee closed its output mid-response");
+            }
         }
     }
     // Bytes that are already there behind the frame belong to no request. Version 1 frames carry
     // no number, so a late answer to an earlier request looks like this one's: wait a moment for
     // the real one to show (version 2 needs no wait).
-    {
+    if (out_fd_ >= 0) {
         std::string extra;
-        if (header == 4 && number) {
+        if (prefix == 4 && number) {
             pollfd pf{out_fd_, POLLIN, 0};
             ::poll(&pf, 1, 2);
         }
@@ -747,25 +813,51 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
     rep.peak_kb = std::max(rep.peak_kb, tree_peak_kb(root, true, !reset));
     drain_stderr();
     rep.kind = Reply::Kind::answer;
-    rep.payload = in.substr(header);
+    rep.payload = in.substr(prefix);
     rep.err = err_.text();
     rep.wall_ms = ms_since(t0);
     return rep;
 }
 
-PersistentProcess::Reply PersistentProcess::request(char op, std::string_view input, std::chrono::milliseconds timeout,
+std::string PersistentProcess::gone_between_requests() {
+    if (pid_ < 0) return {};
+    siginfo_t info{};
+    bool exited = ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_;
+    bool eof = false;
+    if (!exited && out_fd_ >= 0) {
+        pollfd pf{out_fd_, POLLIN, 0};
+        if (::poll(&pf, 1, 0) > 0 && (pf.revents & POLLHUP) && !(pf.revents & POLLIN)) eof = true;
+    }
+    if (!exited && !eof) return {};
+    Reply r;
+    reap_after_failure(r, true);
+    std::string why = "the adapter exited after this answer, before its end of input";
+    if (r.signal) why += " (killed by signal " + std::to_string(r.signal) + ")";
+    else if (r.exit_code >= 0) why += " (exit status " + std::to_string(r.exit_code) + ")";
+    return why + "; it was replaced for the next case";
+}
+
+PersistentProcess::Reply PersistentProcess::request(char op, const Input& input, std::chrono::milliseconds timeout,
                                                     std::size_t max_response) {
-    std::string previous_void;
+    hello_timeout_ = timeout;
+    std::string previous_void, previous_exit;
+    std::optional<std::uint32_t> void_number;
     // Bytes that came since the last response belong to no request: that response is void and
-    // the process is replaced before this request.
+    // the process is replaced before this request. In version 2 their number says which.
     if (pid_ >= 0 && out_fd_ >= 0) {
         std::string stray;
         bool open = read_upto(out_fd_, stray, 4096);
-        if (!stray.empty()) previous_void = describe_bytes(stray) + " arrived after the response, before the next request";
-        if (!stray.empty() || !open) stop(true);
+        if (!stray.empty()) {
+            previous_void = describe_bytes(stray) + " arrived after the response, before the next request";
+            if (protocol_ >= 2 && stray.size() >= 8) void_number = get_le32(stray, 4);
+        }
+        if (!stray.empty()) stop(true);
+        else if (!open) close_fd(out_fd_);
     }
+    if (previous_void.empty()) previous_exit = gone_between_requests();
+    const bool replayable = !input.next;
     Reply rep;
-    for (int attempt = 0; attempt < 2; ++attempt) {
+    for (int attempt = 0; attempt < 3; ++attempt) {
         if (pid_ < 0) {
             std::string error;
             if (!start(error)) {
@@ -777,14 +869,30 @@ PersistentProcess::Reply PersistentProcess::request(char op, std::string_view in
         }
         bool stale = false;
         std::uint32_t number = next_number_++;
-        rep = exchange(frame_for(op, input, number), number, timeout,
-                       max_response + (protocol_ >= 2 ? 4 : 0), stale);
-        if (!stale) break;
+        const std::string header = frame::request_header(op, protocol_, number, input.size);
+        if (header.empty()) {
+            rep = Reply{};
+            rep.kind = Reply::Kind::start_error;
+            rep.detail = "an input of " + std::to_string(input.size) + " bytes does not fit one frame (4-byte length); not sent";
+            break;
+        }
+        rep = exchange(header, input, number, timeout, max_response + (protocol_ >= 2 ? 4 : 0), stale);
+        if (rep.kind == Reply::Kind::gone) {
+            // It left after its previous answer without reading this request: that answer's
+            // case is told, and this request goes to a fresh process.
+            if (previous_exit.empty()) previous_exit = "the adapter exited after this answer, before its end of input (exit status 0); it was replaced for the next case";
+            if (replayable && attempt < 2) continue;
+            rep.kind = Reply::Kind::crash;
+        }
+        if (!stale || !replayable) break;
         // A response numbered for an earlier request: that one answered twice. Re-run this
         // request on a fresh process; a second stale answer fails it.
-        if (previous_void.empty()) previous_void = rep.detail + ": the earlier request was answered twice";
+        if (previous_void.empty()) previous_void = rep.detail + ": the earlier request was answered twice", void_number = rep.void_number;
+        if (attempt >= 1) break;
     }
     rep.previous_void = std::move(previous_void);
+    rep.void_number = void_number;
+    rep.previous_exit = std::move(previous_exit);
     return rep;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -126,10 +127,16 @@ namespace {
 class ReferenceTestee final : public Testee {
 public:
     bool supports(Op) const override { return true; }
-    TesteeResult run(Op op, std::string_view input, unsigned, const RunContext&) override {
-        auto t0 = std::chrono::steady_clock::now();
-        RefAnswer a = reference_answer(op, input);
+    using Testee::run;
+    TesteeResult run(Op op, const Input& input, unsigned, const RunContext&) override {
         TesteeResult o;
+        if (input.next) {
+            o.status = Answer::not_run;
+            o.detail = "an input of " + std::to_string(input.size) + " bytes given piece by piece is too large to run in-process";
+            return o;
+        }
+        auto t0 = std::chrono::steady_clock::now();
+        RefAnswer a = reference_answer(op, input.held);
         o.status = a.accept ? Answer::accept : Answer::reject;
         o.out = std::move(a.out);
         o.code = std::move(a.code);
@@ -179,14 +186,16 @@ public:
         }
     }
     long baseline_kb(Op op) const override { return baseline_[index(op)]; }
-    TesteeResult run(Op op, std::string_view input, unsigned, const RunContext& ctx) override {
+    using Testee::run;
+    TesteeResult run(Op op, const Input& input, unsigned, const RunContext& ctx) override {
         TesteeResult o;
         const auto& argv = argv_[index(op)];
         if (argv.empty()) {
             o.status = Answer::unsupported;
             return o;
         }
-        ProcessResult r = run_process(argv, input, timeout_, SpawnLimits{ctx.output_limit, limit_kb_});
+        const SpawnLimits limits{ctx.output_limit, limit_kb_};
+        ProcessResult r = input.next ? run_process(argv, input.next, timeout_, limits) : run_process(argv, input.held, timeout_, limits);
         o.ms = r.wall_ms;
         if (!r.started) {
             o.status = Answer::start_error;
@@ -252,15 +261,25 @@ public:
         for (auto& p : procs_) p->set_baselines(by_byte);
     }
     long baseline_kb(Op op) const override { return procs_.front()->baseline_kb(static_cast<char>(op)); }
-    TesteeResult run(Op op, std::string_view input, unsigned worker, const RunContext& ctx) override {
+    using Testee::run;
+    TesteeResult run(Op op, const Input& input, unsigned worker, const RunContext& ctx) override {
         auto& proc = *procs_[worker % procs_.size()];
         auto& life = lives_[worker % procs_.size()];
         auto rep = proc.request(static_cast<char>(op), input, timeout_, ctx.output_limit + 1);
-        if (!rep.previous_void.empty()) void_cases(life, rep.previous_void);
+        if (!rep.previous_exit.empty() && !life.cases.empty()) {
+            // It left between requests: told on the case it followed, never on the next one.
+            TesteeResult gone;
+            gone.status = Answer::crash;
+            gone.detail = rep.previous_exit;
+            std::lock_guard lock(mutex_);
+            amendments_.push_back({life.cases.back(), std::move(gone)});
+        }
+        if (!rep.previous_void.empty()) void_cases(life, rep.previous_void, rep.void_number);
         if (rep.kind == PersistentProcess::Reply::Kind::protocol_error && life.protocol == 1 && life.serial == proc.life())
             void_cases(life, "a later response of this process came with bytes behind it");
-        if (proc.life() != life.serial) life = Life{proc.life(), proc.protocol(), {}};
+        if (proc.life() != life.serial) life = Life{proc.life(), proc.protocol(), {}, {}};
         life.cases.push_back(ctx.case_index);
+        if (rep.kind == PersistentProcess::Reply::Kind::answer) life.by_number[rep.number] = ctx.case_index;
         TesteeResult o;
         o.ms = rep.wall_ms;
         using K = PersistentProcess::Reply::Kind;
@@ -287,6 +306,7 @@ public:
                 o.detail = rep.detail + " and restarted";
                 return o;
             case K::crash:
+            case K::gone:
             case K::protocol_error: {
                 o.status = rep.kind == K::crash ? Answer::crash : Answer::protocol;
                 std::string d = rep.detail;
@@ -337,15 +357,28 @@ private:
         std::uint64_t serial = 0;
         int protocol = 1;
         std::vector<std::size_t> cases;
+        std::map<std::uint32_t, std::size_t> by_number;  // version 2: request number -> case
     };
-    void void_cases(Life& life, const std::string& why) {
+    void void_cases(Life& life, const std::string& why, std::optional<std::uint32_t> number = std::nullopt) {
         if (life.cases.empty()) return;
+        if (life.protocol >= 2 && number) {
+            // The stray answer names its request: that case, and only that one, is void.
+            auto it = life.by_number.find(*number);
+            if (it != life.by_number.end()) {
+                TesteeResult o;
+                o.status = Answer::protocol;
+                o.detail = why + "; the answer of request " + std::to_string(*number) + " is void (one response per request)";
+                std::lock_guard lock(mutex_);
+                amendments_.push_back({it->second, std::move(o)});
+                return;
+            }
+        }
         std::size_t from = life.protocol >= 2 ? life.cases.size() - 1 : 0;
         std::lock_guard lock(mutex_);
         for (std::size_t i = from; i < life.cases.size(); ++i) {
             TesteeResult o;
             o.status = Answer::protocol;
-            o.detail = why + "; its answer is void (PROTOCOL.md: one response per request" +
+            o.detail = why + "; its answer is void (docs/protocol.md: one response per request" +
                        (life.protocol >= 2 ? ")" : "; a version 1 frame carries no request number, so every answer of this process is void)");
             amendments_.push_back({life.cases[i], std::move(o)});
         }

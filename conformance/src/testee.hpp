@@ -66,8 +66,14 @@ class Testee {
 public:
     virtual ~Testee() = default;
     virtual bool supports(Op op) const = 0;
-    // `worker` is the index of the calling thread (0 .. jobs-1).
-    virtual TesteeResult run(Op op, std::string_view input, unsigned worker, const RunContext& ctx) = 0;
+    // `worker` is the index of the calling thread (0 .. jobs-1). Every testee takes a streamed
+    // input (Input::next): per case it goes to stdin piece by piece, persistently into one frame
+    // (a larger input than the 4-byte length holds is a start_error, never sent); the in-process
+    // reference answers not_run ("too large to run in-process").
+    virtual TesteeResult run(Op op, const Input& input, unsigned worker, const RunContext& ctx) = 0;
+    TesteeResult run(Op op, std::string_view input, unsigned worker, const RunContext& ctx) {
+        return run(op, Input::of(input), worker, ctx);
+    }
     virtual std::string describe() const = 0;
     // The argv the testee runs for `op` (per case: that operation's command; persistent: the one
     // long-lived command); empty for the in-process reference.

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <memory>
 #include <cstdio>
 #include <thread>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 
 #include "process.hpp"
 #include "test_conform_run.hpp"
+#include "testee.hpp"
 #include "transport/frame.hpp"
 
 namespace ond::conformance {
@@ -219,6 +221,92 @@ TEST(Transport, AReservationIsNotMemoryButTouchedPagesAre) {
         EXPECT_NE(c["findings"][0]["message"].get<std::string>().find("over the cap of 256 MiB"), std::string::npos);
         EXPECT_EQ(leftovers().first, 0);
     }
+}
+
+// D4: an adapter may answer before it has read all of a request; the runner still writes the
+// whole frame, so the adapter's next read is the next frame, not the rest of this one.
+TEST(Transport, AnEarlyAnswerDoesNotCostTheNextRequestItsFrame) {
+    PersistentProcess p(split_command(persistent_mode("early-answer")));
+    const std::string big(200u << 10, 'x');
+    auto a = p.request('D', big, std::chrono::seconds(10));
+    ASSERT_EQ(a.kind, PersistentProcess::Reply::Kind::answer) << a.detail;
+    EXPECT_EQ(a.payload, "\x01" + reference_decode(big).code);
+    const auto life = p.life();
+    auto b = p.request('D', "xyz", std::chrono::seconds(10));
+    ASSERT_EQ(b.kind, PersistentProcess::Reply::Kind::answer) << b.detail;
+    EXPECT_EQ(b.payload, "\x01" + reference_decode("xyz").code);
+    EXPECT_EQ(p.life(), life);
+    EXPECT_EQ(p.protocol(), 2);
+}
+
+// D5: a late second answer voids the case whose number it carries, not the latest one.
+TEST(Transport, ALateDuplicateVoidsTheCaseItsNumberNames) {
+    // Requests 1-3 are the baseline requests, so the 6th answer is the third case's.
+    ConformRun r = conform({"--no-derived", "-j", "1", "--persistent", hostile + " late-duplicate 6 serve"});
+    EXPECT_EQ(r.code, 1);
+    const auto& cases = r.results["cases"];
+    ASSERT_GT(cases.size(), 5u);
+    // (Each fresh process does it again: its 6th answer is void each time.)
+    EXPECT_EQ(r.failed_ids().front(), cases[2]["id"].get<std::string>()) << r.out;
+    EXPECT_EQ(cases[2]["answer"], "protocol");
+    EXPECT_NE(cases[2]["findings"][0]["message"].get<std::string>().find("the answer of request 6 is void"), std::string::npos);
+    EXPECT_EQ(cases[3]["status"], "pass");  // judged on its own answer, which came
+}
+
+// D6: an adapter that exits after a complete answer is told on the case it answered; the next
+// case goes to a fresh process and is judged on its own answer.
+TEST(Transport, AnExitBetweenRequestsIsToldOnTheCaseItFollowed) {
+    // Each process answers its three baseline requests and two cases, then exits.
+    ConformRun r = conform({"--no-derived", "-j", "1", "--persistent", hostile + " exit-after 5 serve"});
+    EXPECT_EQ(r.code, 1);
+    const auto& cases = r.results["cases"];
+    ASSERT_GT(cases.size(), 5u);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const bool second = i % 2 == 1 && i + 1 < cases.size();  // the last case's process ends at the end of input
+        EXPECT_EQ(cases[i]["status"], second ? "fail" : "pass") << i << r.out;
+        if (!second) continue;
+        EXPECT_EQ(cases[i]["answer"], "crash");
+        EXPECT_NE(cases[i]["findings"][0]["message"].get<std::string>().find("the adapter exited after this answer, before its end of input (exit status 0)"),
+                  std::string::npos) << cases[i]["findings"];
+    }
+}
+
+// D20: the hello waits as long as a case, so a slow start keeps version 2.
+TEST(Transport, ASlowStartStillGetsVersion2) {
+    PersistentProcess p(split_command(persistent_mode("slow-hello 5300")));
+    auto a = p.request('D', "xyz", std::chrono::seconds(8));
+    ASSERT_EQ(a.kind, PersistentProcess::Reply::Kind::answer) << a.detail;
+    EXPECT_EQ(p.protocol(), 2);
+}
+
+// A streamed input (the --large cases) through every testee: the pieces reach the adapter as one
+// input, per case and persistently; the in-process reference declines it.
+TEST(Transport, AStreamedInputReachesEveryKindOfTestee) {
+    const std::string whole = std::string(100000, 'O') + "NDC";
+    auto pieces = [&] {
+        auto at = std::make_shared<std::size_t>(0);
+        return [&whole, at]() -> std::string_view {
+            const std::size_t n = std::min<std::size_t>(7000, whole.size() - *at);
+            std::string_view piece(whole.data() + *at, n);
+            *at += n;
+            return piece;
+        };
+    };
+    const std::string want = reference_decode(whole).code;
+    ASSERT_FALSE(want.empty());
+    auto per_case = make_command_testee(hostile + " honest decode", "", "", std::chrono::seconds(10));
+    auto persistent = make_persistent_testee(persistent_mode("honest"), 1, std::chrono::seconds(10));
+    for (Testee* t : {per_case.get(), persistent.get()}) {
+        TesteeResult r = t->run(Op::decode, Input{{}, whole.size(), pieces()}, 0, RunContext{});
+        EXPECT_EQ(r.status, Answer::reject) << t->describe() << r.detail;
+        EXPECT_EQ(r.code, want) << t->describe();
+        // The same testee goes on with held inputs.
+        EXPECT_EQ(t->run(Op::decode, std::string_view("xyz"), 0, RunContext{}).code, reference_decode("xyz").code);
+    }
+    EXPECT_TRUE(persistent->finish().empty());
+    TesteeResult ref = make_reference_testee()->run(Op::decode, Input{{}, whole.size(), pieces()}, 0, RunContext{});
+    EXPECT_EQ(ref.status, Answer::not_run);
+    EXPECT_NE(ref.detail.find("too large to run in-process"), std::string::npos);
 }
 
 }  // namespace

@@ -215,8 +215,9 @@ class FixedEncoder final : public Testee {
 public:
     explicit FixedEncoder(std::string bytes) : bytes_(std::move(bytes)) {}
     bool supports(Op op) const override { return op == Op::encode; }
-    TesteeResult run(Op, std::string_view input, unsigned, const RunContext&) override {
-        last_input = std::string(input);
+    using Testee::run;
+    TesteeResult run(Op, const Input& input, unsigned, const RunContext&) override {
+        last_input = std::string(input.held);
         TesteeResult o;
         o.status = Answer::accept;
         o.out = bytes_;

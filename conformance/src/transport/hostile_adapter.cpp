@@ -9,7 +9,7 @@
 //   fork-hop        on the first request leaves a process behind that keeps forking and exiting
 //   early-answer    (serve) answers a request of more than 64 KiB after reading its first 64 KiB,
 //                   then reads and drops the rest
-//   late-duplicate  (serve, version 2) sends its answer to request N again 30 ms later
+//   late-duplicate  (serve, version 2) sends its N-th answer again 30 ms after its next one
 //   exit-after      (serve) exits with status 0 right after its N-th answer
 //   slow-hello      (serve) waits N ms before it reads anything
 //   linger          (serve) does not exit at the end of its input
@@ -137,9 +137,11 @@ int serve() {
             if (std::fread(rest.data(), 1, rest.size(), stdin) != rest.size()) return 1;
         }
         ++answered;
-        if (mode == "late-duplicate" && answered == n_arg) {
+        static std::string kept_reply;
+        if (mode == "late-duplicate" && answered == n_arg) kept_reply = reply;
+        if (mode == "late-duplicate" && answered == n_arg + 1) {
             std::this_thread::sleep_for(std::chrono::milliseconds(30));
-            frame::write_frame(stdout, reply);
+            frame::write_frame(stdout, kept_reply);
         }
         if (mode == "exit-after" && answered == n_arg) return 0;
     }
