@@ -563,12 +563,20 @@ bool PersistentProcess::start(std::string& error) {
     // The baseline: what a small valid input costs this process, per operation.
     baseline_kb_.clear();
     for (const auto& [op, input] : baseline_inputs_) {
-        bool stale = false;
-        std::uint32_t number = next_number_++;
-        Reply b = exchange(frame::request_header(op, protocol_, number, input.size()), Input::of(input), number, hello_timeout_,
-                           (1u << 20) + 64 * input.size(), stale);
-        if (b.kind != Reply::Kind::answer) break;  // judged when a case meets it
-        baseline_kb_[op] = std::max(0L, b.peak_kb - b.start_kb);
+        // The least of three: a first request that buys a large baseline (touching memory only
+        // then) cannot raise it for every later case.
+        long least = -1;
+        for (int i = 0; i < 3 && pid_ >= 0; ++i) {
+            bool stale = false;
+            std::uint32_t number = next_number_++;
+            Reply b = exchange(frame::request_header(op, protocol_, number, input.size()), Input::of(input), number, hello_timeout_,
+                               (1u << 20) + 64 * input.size(), stale);
+            if (b.kind != Reply::Kind::answer) break;  // judged when a case meets it
+            const long cost = std::max(0L, b.peak_kb - b.start_kb);
+            least = least < 0 ? cost : std::min(least, cost);
+        }
+        if (pid_ < 0) break;
+        baseline_kb_[op] = std::max(0L, least);
     }
     if (pid_ < 0) {
         baseline_inputs_.clear();  // it fails on its baseline input: no baseline, no retry loop

@@ -84,6 +84,9 @@ public:
     // Small valid inputs per operation: what they cost is the testee's memory baseline.
     virtual void set_baselines(const std::map<Op, std::string>&) {}
     virtual long baseline_kb(Op) const { return 0; }
+    // Each live persistent process's own baseline (each is the least of three small requests);
+    // per case, the one baseline.
+    virtual std::vector<long> baselines_kb(Op op) const { return {baseline_kb(op)}; }
     // Ends the testee's processes; returns the verdicts that changed meanwhile.
     virtual std::vector<Amendment> finish() { return {}; }
 };

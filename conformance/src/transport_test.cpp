@@ -309,5 +309,16 @@ TEST(Transport, AStreamedInputReachesEveryKindOfTestee) {
     EXPECT_NE(ref.detail.find("too large to run in-process"), std::string::npos);
 }
 
+// D13: a baseline cannot be bought by touching memory on the first request of an operation only:
+// it is the least of three requests, so the 200 MiB the adapter spends on each invalid input is
+// charged.
+TEST(Transport, AFirstRequestCannotBuyTheMemoryBaseline) {
+    ConformRun r = conform({"--no-derived", "-j", "1", "--filter", "invalid/*", "--persistent", persistent_mode("touch-first")});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_FALSE(r.failed_ids().empty());
+    for (const auto& id : r.failed_ids()) EXPECT_TRUE(r.has_finding(id, "required", "memory")) << id;
+    EXPECT_LT(r.results["baseline_kb"]["decode"].get<long>(), 100 * 1024) << r.results["baseline_kb"];
+}
+
 }  // namespace
 }  // namespace ond::conformance

@@ -15,7 +15,8 @@
 //   linger          (serve) does not exit at the end of its input
 //   reserve         maps 8 GiB of address space it never touches, then answers
 //   touch           touches N MiB on every request and keeps it until the next
-//   touch-first     touches 400 MiB on the first request of each operation, then frees it
+//   touch-first     touches 400 MiB on the first request of each operation, and 200 MiB on every
+//                   later input the reference rejects, freeing it each time
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -89,13 +90,14 @@ void touch_mib(long mib, bool keep) {
     else ::munmap(p, n);
 }
 
-void before_answer(char op) {
+void before_answer(char op, std::string_view input) {
     static std::set<char> seen;
     static bool first = true;
     if (mode == "helper") ask_helper();
     if (mode == "fork-hop" && first) fork_hop();
     if (mode == "touch") touch_mib(n_arg, true);
     if (mode == "touch-first" && seen.insert(op).second) touch_mib(400, false);
+    else if (mode == "touch-first" && !reference_answer(static_cast<Op>(op), input).accept) touch_mib(200, false);
     first = false;
 }
 
@@ -127,7 +129,7 @@ int serve() {
         }
         auto rq = frame::parse_request(payload, version);
         if (!rq) return 1;
-        before_answer(rq->op);
+        before_answer(rq->op, rq->input);
         // An early answer is judged on what was read: a prefix of the input.
         const RefAnswer a = reference_answer(static_cast<Op>(rq->op), rq->input);
         const std::string reply = frame::response_prefix(version, rq->number, a.accept ? frame::accept : frame::reject) + answer_payload(a);
@@ -170,7 +172,7 @@ int main(int argc, char** argv) {
     const char code = op == "decode" ? 'D' : op == "encode" ? 'E' : op == "stream" ? 'S' : 0;
     if (!code) return 2;
     const std::string input((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    before_answer(code);
+    before_answer(code, input);
     RefAnswer a = reference_answer(static_cast<Op>(code), input);
     std::fwrite(a.out.data(), 1, a.out.size(), stdout);
     std::fflush(stdout);
