@@ -12,6 +12,7 @@
 // program named by $OND, else `ond` on the PATH), so the template passes the suite as it is. The
 // protocol: docs/protocol.md (operations, content JSON) and conformance/PROTOCOL.md (the framing
 // of persistent mode, version 2: the runner's hello `V2`, then numbered requests).
+// You may answer a request before reading all of it, but read the rest before the next frame.
 //
 // When you write the content JSON yourself: print a float f as ((double)f).ToString("R",
 // CultureInfo.InvariantCulture), but write "-0.0" yourself when f is negative zero (test the sign

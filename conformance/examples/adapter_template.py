@@ -13,6 +13,7 @@ As shipped, the three functions forward to the reference codec (`ond decode|enco
 program named by $OND, else `ond` on the PATH), so the template passes the suite as it is. The
 protocol: docs/protocol.md (operations, content JSON) and conformance/PROTOCOL.md (the framing
 of persistent mode, version 2: the runner's hello `V2`, then numbered requests).
+You may answer a request before reading all of it, but read the rest before the next frame.
 """
 
 import os

@@ -19,6 +19,7 @@
 
 #include "ond/hex.hpp"
 #include "proctree.hpp"
+#include "transport/frame.hpp"
 
 extern char** environ;
 
@@ -63,9 +64,10 @@ struct Child {
 };
 
 // Starts argv with three pipes in its own process group, default SIGPIPE and the testee marker
-// in its environment. posix_spawn (no copy of the runner's memory, no shell); with a memory
-// limit, fork so that the child can set RLIMIT_AS before exec.
-Child spawn(const std::vector<std::string>& argv, long memory_limit_kb, std::string& error) {
+// in its environment, with posix_spawn (no copy of the runner's memory, no shell). No RLIMIT_AS:
+// a JVM or V8 reserves far more address space than it uses; the memory cap is the runner's
+// watchdog over the tree's memory instead (SpawnLimits).
+Child spawn(const std::vector<std::string>& argv, std::string& error) {
     ignore_sigpipe();
     become_subreaper();
     Child ch;
@@ -99,44 +101,26 @@ Child spawn(const std::vector<std::string>& argv, long memory_limit_kb, std::str
         return ch;
     }
     int child_fd[3] = {p[0][0], p[1][1], p[2][1]};
-    rlimit as{};
-    as.rlim_cur = as.rlim_max = static_cast<rlim_t>(memory_limit_kb) * 1024;
     int spawn_errno = 0;
     ch.pid = spawn_registered([&]() -> pid_t {
-        if (memory_limit_kb <= 0) {
-            posix_spawn_file_actions_t fa;
-            posix_spawnattr_t at;
-            ::posix_spawn_file_actions_init(&fa);
-            for (int i = 0; i < 3; ++i) ::posix_spawn_file_actions_adddup2(&fa, child_fd[i], i);
-            ::posix_spawnattr_init(&at);
-            sigset_t def, none;
-            sigemptyset(&def);
-            sigaddset(&def, SIGPIPE);
-            sigemptyset(&none);
-            ::posix_spawnattr_setsigdefault(&at, &def);
-            ::posix_spawnattr_setsigmask(&at, &none);
-            ::posix_spawnattr_setpgroup(&at, 0);
-            ::posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-            pid_t pid = -1;
-            spawn_errno = ::posix_spawn(&pid, path.c_str(), &fa, &at, cargv.data(), envp.data());
-            ::posix_spawn_file_actions_destroy(&fa);
-            ::posix_spawnattr_destroy(&at);
-            return spawn_errno == 0 ? pid : -1;
-        }
-        pid_t pid = ::fork();
-        if (pid == 0) {  // only async-signal-safe calls from here to exec
-            ::setpgid(0, 0);
-            ::signal(SIGPIPE, SIG_DFL);
-            sigset_t none;
-            sigemptyset(&none);
-            ::sigprocmask(SIG_SETMASK, &none, nullptr);
-            for (int i = 0; i < 3; ++i) ::dup2(child_fd[i], i);
-            ::setrlimit(RLIMIT_AS, &as);
-            ::execve(path.c_str(), cargv.data(), envp.data());
-            ::_exit(127);
-        }
-        if (pid < 0) spawn_errno = errno;
-        return pid;
+        posix_spawn_file_actions_t fa;
+        posix_spawnattr_t at;
+        ::posix_spawn_file_actions_init(&fa);
+        for (int i = 0; i < 3; ++i) ::posix_spawn_file_actions_adddup2(&fa, child_fd[i], i);
+        ::posix_spawnattr_init(&at);
+        sigset_t def, none;
+        sigemptyset(&def);
+        sigaddset(&def, SIGPIPE);
+        sigemptyset(&none);
+        ::posix_spawnattr_setsigdefault(&at, &def);
+        ::posix_spawnattr_setsigmask(&at, &none);
+        ::posix_spawnattr_setpgroup(&at, 0);
+        ::posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+        pid_t pid = -1;
+        spawn_errno = ::posix_spawn(&pid, path.c_str(), &fa, &at, cargv.data(), envp.data());
+        ::posix_spawn_file_actions_destroy(&fa);
+        ::posix_spawnattr_destroy(&at);
+        return spawn_errno == 0 ? pid : -1;
     }, ch.serial);
     for (int fd : child_fd) ::close(fd);
     if (ch.pid < 0) {
@@ -213,6 +197,63 @@ void reap(pid_t pid, int& status) {
 }
 
 }  // namespace
+
+std::string memory_cap_exceeded(long held_kb, long cap_kb) {
+    return "memory cap exceeded: the process tree held " + std::to_string(held_kb / 1024) + " MiB, over the cap of " +
+           std::to_string(cap_kb / 1024) + " MiB (--memory-limit); process tree killed";
+}
+
+namespace {
+
+// The least of the machine's memory and the limits of the cgroups this process is in, in KiB.
+long available_memory_kb() {
+    long kb = 0;
+    if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+        if (std::fscanf(f, "MemTotal: %ld kB", &kb) != 1) kb = 0;
+        std::fclose(f);
+    }
+    auto limit_of = [&](const std::string& file) {
+        std::FILE* f = std::fopen(file.c_str(), "r");
+        if (!f) return;
+        unsigned long long bytes = 0;
+        if (std::fscanf(f, "%llu", &bytes) == 1 && bytes > 0 && (kb <= 0 || static_cast<long long>(bytes / 1024) < kb))
+            kb = static_cast<long>(bytes / 1024);
+        std::fclose(f);
+    };
+    if (std::FILE* f = std::fopen("/proc/self/cgroup", "r")) {
+        char line[4096];
+        while (std::fgets(line, sizeof line, f)) {
+            std::string l(line);
+            if (!l.empty() && l.back() == '\n') l.pop_back();
+            auto c1 = l.find(':'), c2 = l.find(':', c1 + 1);
+            if (c1 == std::string::npos || c2 == std::string::npos) continue;
+            const std::string controllers = l.substr(c1 + 1, c2 - c1 - 1), path = l.substr(c2 + 1);
+            if (controllers.empty()) {
+                limit_of("/sys/fs/cgroup" + path + "/memory.max");
+                limit_of("/sys/fs/cgroup/unified" + path + "/memory.max");
+            } else if (controllers == "memory") {
+                limit_of("/sys/fs/cgroup/memory" + path + "/memory.limit_in_bytes");
+                limit_of("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+            }
+        }
+        std::fclose(f);
+    }
+    return kb;
+}
+
+}  // namespace
+
+long default_memory_cap_kb(unsigned jobs) {
+    const long floor_kb = 1L << 20;  // 1 GiB: a JVM or V8 with its default heap fits
+    const long avail = available_memory_kb();
+    if (avail <= 0) return floor_kb;
+    return std::max(floor_kb, avail / 2 / static_cast<long>(std::max(1u, jobs)));
+}
+
+std::string describe_memory_cap(long cap_kb) {
+    if (cap_kb <= 0) return "none";
+    return std::to_string(cap_kb / 1024) + " MiB of resident memory per testee process tree (killed over it)";
+}
 
 void Excerpt::add(const char* p, std::size_t n) {
     total += n;
@@ -351,7 +392,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
                           std::chrono::milliseconds timeout, SpawnLimits limits) {
     ProcessResult r;
     auto t0 = Clock::now();
-    Child ch = spawn(argv, limits.memory_limit_kb, r.error);
+    Child ch = spawn(argv, r.error);
     if (ch.pid < 0) return r;
     r.started = true;
     Excerpt err;
@@ -361,7 +402,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
     auto deadline = t0 + timeout;
     bool root_done = false;
     int status = 0;
-    Clock::time_point last_sample{}, done_at{};
+    Clock::time_point last_sample{}, done_at{}, last_reap{};
     while (true) {
         auto now = Clock::now();
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
@@ -372,7 +413,12 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
         if (!root_done && now - last_sample >= std::chrono::milliseconds(1)) {
             r.peak_kb = std::max(r.peak_kb, tree_peak_kb(ch.pid, true));
             last_sample = now;
+            if (limits.memory_limit_kb > 0 && r.peak_kb > limits.memory_limit_kb) {
+                r.memory_exceeded = true;
+                break;
+            }
         }
+        reap_adopted_every(last_reap);
         if (root_done && ch.out_r < 0 && ch.err_r < 0) break;
         // Once the child is gone and its leftovers are killed, only buffered bytes remain.
         if (root_done && now - done_at > std::chrono::milliseconds(500)) break;
@@ -432,7 +478,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
     close_fd(ch.err_r);
     r.err = err.text();
     r.wall_ms = ms_since(t0);
-    if (!r.timed_out && !r.output_exceeded && root_done) {
+    if (!r.timed_out && !r.output_exceeded && !r.memory_exceeded && root_done) {
         if (WIFEXITED(status)) {
             r.exited = true;
             r.exit_code = WEXITSTATUS(status);
@@ -447,15 +493,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
 
 namespace {
 
-void put_le32(std::string& s, std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-}
-
-std::uint32_t get_le32(std::string_view s, std::size_t at) {
-    std::uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) v |= static_cast<std::uint32_t>(static_cast<unsigned char>(s[at + static_cast<std::size_t>(i)])) << (8 * i);
-    return v;
-}
+using frame::get_le32;
 
 std::string describe_bytes(std::string_view b) {
     std::string digits;
@@ -475,20 +513,10 @@ long PersistentProcess::baseline_kb(char op) const {
     return it == baseline_kb_.end() ? 0 : it->second;
 }
 
-std::string PersistentProcess::frame_for(char op, std::string_view input, std::uint32_t number) const {
-    std::string f;
-    f.reserve(input.size() + 9);
-    put_le32(f, static_cast<std::uint32_t>(input.size() + 1 + (protocol_ >= 2 ? 4 : 0)));
-    f.push_back(op);
-    if (protocol_ >= 2) put_le32(f, number);
-    f.append(input);
-    return f;
-}
-
 bool PersistentProcess::start(std::string& error) {
     start_broke_protocol_ = false;
     for (int attempt = 0; attempt < 2; ++attempt) {
-        Child ch = spawn(argv_, memory_limit_kb_, error);
+        Child ch = spawn(argv_, error);
         if (ch.pid < 0) return false;
         pid_ = ch.pid, serial_ = ch.serial;
         in_fd_ = ch.in_w, out_fd_ = ch.out_r, err_fd_ = ch.err_r;
@@ -497,20 +525,19 @@ bool PersistentProcess::start(std::string& error) {
         // answers status 0 and "2"; a version-1 process answers status 2 (unknown operation).
         protocol_ = 1;
         if (attempt == 0) {
-            std::string hello;
-            put_le32(hello, 2);
-            hello += "V2";
             bool stale = false;
-            Reply h = exchange(hello, 0, std::chrono::seconds(5), 64, stale);
+            // The hello gets the case time-out: a slow start (a JVM) is no reason to drop to version 1.
+            Reply h = exchange(frame::hello_frame(), Input{}, 0, hello_timeout_, 64, stale);
             if (h.kind == Reply::Kind::protocol_error || h.kind == Reply::Kind::output_limit) {
                 error = "the testee broke the protocol on the hello request: " + h.detail;
                 start_broke_protocol_ = true;
                 return false;
             }
             if (h.kind != Reply::Kind::answer) continue;  // an old process that dies on it: start another, no hello
-            if (h.payload == std::string("\0" "2", 2)) {
+            const auto hello = frame::classify_hello(h.payload);
+            if (hello == frame::HelloAnswer::version2) {
                 protocol_ = 2;
-            } else if (h.payload[0] != 1 && h.payload[0] != 2) {  // version 1: unsupported (or refused)
+            } else if (hello == frame::HelloAnswer::invalid) {
                 stop(true);
                 error = "the testee answered the hello with " + describe_bytes(h.payload) + ", neither version 2 nor a refusal";
                 start_broke_protocol_ = true;
@@ -536,11 +563,20 @@ bool PersistentProcess::start(std::string& error) {
     // The baseline: what a small valid input costs this process, per operation.
     baseline_kb_.clear();
     for (const auto& [op, input] : baseline_inputs_) {
-        bool stale = false;
-        std::uint32_t number = next_number_++;
-        Reply b = exchange(frame_for(op, input, number), number, std::chrono::seconds(10), (1u << 20) + 64 * input.size(), stale);
-        if (b.kind != Reply::Kind::answer) break;  // judged when a case meets it
-        baseline_kb_[op] = std::max(0L, b.peak_kb - b.start_kb);
+        // The least of three: a first request that buys a large baseline (touching memory only
+        // then) cannot raise it for every later case.
+        long least = -1;
+        for (int i = 0; i < 3 && pid_ >= 0; ++i) {
+            bool stale = false;
+            std::uint32_t number = next_number_++;
+            Reply b = exchange(frame::request_header(op, protocol_, number, input.size()), Input::of(input), number, hello_timeout_,
+                               (1u << 20) + 64 * input.size(), stale);
+            if (b.kind != Reply::Kind::answer) break;  // judged when a case meets it
+            const long cost = std::max(0L, b.peak_kb - b.start_kb);
+            least = least < 0 ? cost : std::min(least, cost);
+        }
+        if (pid_ < 0) break;
+        baseline_kb_[op] = std::max(0L, least);
     }
     if (pid_ < 0) {
         baseline_inputs_.clear();  // it fails on its baseline input: no baseline, no retry loop
@@ -616,20 +652,66 @@ void PersistentProcess::reap_after_failure(Reply& rep, bool crashed) {
     }
 }
 
-PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, std::uint32_t number,
+namespace {
+
+// The bytes of one request frame as they go out: its header, then the input, held or piece by
+// piece. A streamed input must come to the size its header declared.
+class FrameWriter {
+public:
+    FrameWriter(const std::string& header, const Input& input) : input_(input), cur_(header) {}
+    bool done() const noexcept { return done_; }
+    std::string_view current() const noexcept { return cur_; }
+    void wrote(std::size_t n) {
+        cur_.remove_prefix(n);
+        while (cur_.empty() && !done_) advance();
+    }
+
+private:
+    void advance() {
+        if (stage_ == 0) {
+            stage_ = input_.next ? 1 : 2;
+            if (!input_.next) {
+                cur_ = input_.held;
+                return;
+            }
+        }
+        if (stage_ == 1) {
+            cur_ = input_.next();
+            streamed_ += cur_.size();
+            if (streamed_ > input_.size || (cur_.empty() && streamed_ != input_.size))
+                throw std::logic_error("a streamed input of " + std::to_string(streamed_) + " bytes where " +
+                                       std::to_string(input_.size) + " were declared");
+            if (!cur_.empty()) return;
+        }
+        done_ = true;
+    }
+    const Input& input_;
+    std::string_view cur_;
+    int stage_ = 0;  // 0 header, 1 streamed pieces, 2 the held input
+    std::uint64_t streamed_ = 0;
+    bool done_ = false;
+};
+
+}  // namespace
+
+PersistentProcess::Reply PersistentProcess::exchange(const std::string& header, const Input& input, std::uint32_t number,
                                                      std::chrono::milliseconds timeout, std::size_t max_response, bool& stale) {
     Reply rep;
+    rep.number = number;
     auto t0 = Clock::now();
     const pid_t root = static_cast<pid_t>(pid_);
-    bool reset = reset_peak(root);
-    rep.start_kb = vm_field_kb(root, "VmRSS:");
+    // The adapter's processes live as long as it does (a wrapper's child, a helper server): the
+    // request is charged what the whole tree grows by, from what it holds now.
+    bool reset = reset_tree_peaks(root);
+    rep.start_kb = tree_rss_kb(root);
     err_.clear();
-    const std::size_t header = protocol_ >= 2 && number ? 8 : 4;
-    std::size_t written = 0;
+    const std::size_t prefix = protocol_ >= 2 && number ? 8 : 4;  // length, and the number in version 2
+    FrameWriter writer(header, input);
     std::string in;
     std::uint64_t need = 0;  // the whole response frame's size, once its length is in
+    bool answered = false;   // the response is complete (the request may still be going out)
     auto deadline = t0 + timeout;
-    Clock::time_point last_sample{};
+    Clock::time_point last_sample{}, last_reap{};
     auto fail = [&](Reply::Kind k, std::string why) {
         rep.kind = k;
         rep.detail = std::move(why);
@@ -640,16 +722,25 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
     while (true) {
         auto now = Clock::now();
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
-        if (left <= 0) return fail(Reply::Kind::timeout, "no response within the time-out");
+        if (left <= 0)
+            return fail(Reply::Kind::timeout, answered ? "the rest of the request not read within the time-out (it answered early)"
+                                                       : "no response within the time-out");
         if (now - last_sample >= std::chrono::milliseconds(1)) {
             rep.peak_kb = std::max(rep.peak_kb, tree_peak_kb(root, true, !reset));
             last_sample = now;
+            if (memory_limit_kb_ > 0 && rep.peak_kb > memory_limit_kb_)
+                return fail(Reply::Kind::memory_cap, memory_cap_exceeded(rep.peak_kb, memory_limit_kb_));
         }
-        if (out_fd_ < 0) return fail(Reply::Kind::crash, "the testee closed its output");
+        reap_adopted_every(last_reap);
+        if (answered && writer.done()) break;
+        if (out_fd_ < 0) {
+            if (answered) break;  // it left after a complete answer: the next request finds it gone
+            return fail(Reply::Kind::crash, "the testee closed its output");
+        }
         pollfd fds[3];
         nfds_t n = 0;
         int idx_in = -1, idx_out = -1, idx_err = -1;
-        if (written < frame.size() && in_fd_ >= 0) idx_in = static_cast<int>(n), fds[n++] = {in_fd_, POLLOUT, 0};
+        if (!writer.done() && in_fd_ >= 0) idx_in = static_cast<int>(n), fds[n++] = {in_fd_, POLLOUT, 0};
         idx_out = static_cast<int>(n), fds[n++] = {out_fd_, POLLIN, 0};
         if (err_fd_ >= 0) idx_err = static_cast<int>(n), fds[n++] = {err_fd_, POLLIN, 0};
         int pr = ::poll(fds, n, static_cast<int>(std::min<long long>(left, sample_interval_ms(t0))));
@@ -659,16 +750,23 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
         }
         if (pr == 0) continue;
         if (idx_in >= 0 && fds[idx_in].revents) {
-            if (fds[idx_in].revents & (POLLERR | POLLHUP)) return fail(Reply::Kind::crash, "the testee closed its input");
-            ssize_t w = ::write(in_fd_, frame.data() + written, std::min<std::size_t>(frame.size() - written, 65536));
-            if (w > 0) written += static_cast<std::size_t>(w);
-            else if (w < 0 && errno != EAGAIN && errno != EINTR) return fail(Reply::Kind::crash, "the testee closed its input");
+            bool closed = fds[idx_in].revents & (POLLERR | POLLHUP);
+            if (!closed) {
+                const std::string_view cur = writer.current();
+                ssize_t w = ::write(in_fd_, cur.data(), std::min<std::size_t>(cur.size(), 65536));
+                if (w > 0) writer.wrote(static_cast<std::size_t>(w));
+                else if (w < 0 && errno != EAGAIN && errno != EINTR) closed = true;
+            }
+            if (closed) {
+                if (answered) break;  // as above: gone after its answer
+                return fail(Reply::Kind::crash, "the testee closed its input");
+            }
         }
         if (idx_err >= 0 && fds[idx_err].revents) drain_stderr();
         if (fds[idx_out].revents) {
             // Never more than the frame can hold: a declared length past the limit is refused
             // from the length field alone.
-            std::size_t cap = need ? static_cast<std::size_t>(need) + 1 : header;
+            std::size_t cap = need ? static_cast<std::size_t>(need) + 1 : prefix;
             bool open = read_upto(out_fd_, in, cap);
             if (!need && in.size() >= 4) {
                 std::uint32_t l = get_le32(in, 0);
@@ -676,12 +774,13 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
                     return fail(Reply::Kind::output_limit, "the response frame declares " + std::to_string(l) +
                                                                " bytes, more than the case's output limit of " +
                                                                std::to_string(max_response));
-                if (l < header - 4 + 1) return fail(Reply::Kind::protocol_error, "a response frame of " + std::to_string(l) + " bytes (no status byte)");
+                if (l < prefix - 4 + 1) return fail(Reply::Kind::protocol_error, "a response frame of " + std::to_string(l) + " bytes (no status byte)");
                 need = 4 + static_cast<std::uint64_t>(l);
                 if (open) open = read_upto(out_fd_, in, static_cast<std::size_t>(need) + 1);
             }
-            if (need && header == 8 && in.size() >= 8 && get_le32(in, 4) != number) {
+            if (need && prefix == 8 && in.size() >= 8 && get_le32(in, 4) != number) {
                 stale = true;
+                rep.void_number = get_le32(in, 4);
                 rep.kind = Reply::Kind::protocol_error;
                 rep.detail = "a response numbered " + std::to_string(get_le32(in, 4)) + " while request " + std::to_string(number) +
                              " was due";
@@ -690,16 +789,28 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
             }
             if (need && in.size() > need)
                 return fail(Reply::Kind::protocol_error, describe_bytes(std::string_view(in).substr(need)) + " after the response frame");
-            if (need && in.size() == need) break;
-            if (!open) return fail(Reply::Kind::crash, "the testee closed its output mid-response");
+            if (need && in.size() == need) answered = true;
+            if (!open) {
+                if (answered) {
+                    close_fd(out_fd_);
+                    continue;
+                }
+                // No byte of an answer, and a clean exit: it left after its previous answer.
+                if (in.empty()) {
+                    Reply gone = fail(Reply::Kind::crash, "the testee closed its output mid-response");
+                    if (number && gone.exit_code == 0 && gone.signal == 0) gone.kind = Reply::Kind::gone;
+                    return gone;
+                }
+                return fail(Reply::Kind::crash, "the testee closed its output mid-response");
+            }
         }
     }
     // Bytes that are already there behind the frame belong to no request. Version 1 frames carry
     // no number, so a late answer to an earlier request looks like this one's: wait a moment for
     // the real one to show (version 2 needs no wait).
-    {
+    if (out_fd_ >= 0) {
         std::string extra;
-        if (header == 4 && number) {
+        if (prefix == 4 && number) {
             pollfd pf{out_fd_, POLLIN, 0};
             ::poll(&pf, 1, 2);
         }
@@ -708,30 +819,53 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& frame, s
         if (!open) close_fd(out_fd_);
     }
     rep.peak_kb = std::max(rep.peak_kb, tree_peak_kb(root, true, !reset));
-    // Nothing the request started outlives it.
-    kill_descendants(root);
-    sweep_orphans(serial_);
     drain_stderr();
     rep.kind = Reply::Kind::answer;
-    rep.payload = in.substr(header);
+    rep.payload = in.substr(prefix);
     rep.err = err_.text();
     rep.wall_ms = ms_since(t0);
     return rep;
 }
 
-PersistentProcess::Reply PersistentProcess::request(char op, std::string_view input, std::chrono::milliseconds timeout,
+std::string PersistentProcess::gone_between_requests() {
+    if (pid_ < 0) return {};
+    siginfo_t info{};
+    bool exited = ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_;
+    bool eof = false;
+    if (!exited && out_fd_ >= 0) {
+        pollfd pf{out_fd_, POLLIN, 0};
+        if (::poll(&pf, 1, 0) > 0 && (pf.revents & POLLHUP) && !(pf.revents & POLLIN)) eof = true;
+    }
+    if (!exited && !eof) return {};
+    Reply r;
+    reap_after_failure(r, true);
+    std::string why = "the adapter exited after this answer, before its end of input";
+    if (r.signal) why += " (killed by signal " + std::to_string(r.signal) + ")";
+    else if (r.exit_code >= 0) why += " (exit status " + std::to_string(r.exit_code) + ")";
+    return why + "; it was replaced for the next case";
+}
+
+PersistentProcess::Reply PersistentProcess::request(char op, const Input& input, std::chrono::milliseconds timeout,
                                                     std::size_t max_response) {
-    std::string previous_void;
+    hello_timeout_ = timeout;
+    std::string previous_void, previous_exit;
+    std::optional<std::uint32_t> void_number;
     // Bytes that came since the last response belong to no request: that response is void and
-    // the process is replaced before this request.
+    // the process is replaced before this request. In version 2 their number says which.
     if (pid_ >= 0 && out_fd_ >= 0) {
         std::string stray;
         bool open = read_upto(out_fd_, stray, 4096);
-        if (!stray.empty()) previous_void = describe_bytes(stray) + " arrived after the response, before the next request";
-        if (!stray.empty() || !open) stop(true);
+        if (!stray.empty()) {
+            previous_void = describe_bytes(stray) + " arrived after the response, before the next request";
+            if (protocol_ >= 2 && stray.size() >= 8) void_number = get_le32(stray, 4);
+        }
+        if (!stray.empty()) stop(true);
+        else if (!open) close_fd(out_fd_);
     }
+    if (previous_void.empty()) previous_exit = gone_between_requests();
+    const bool replayable = !input.next;
     Reply rep;
-    for (int attempt = 0; attempt < 2; ++attempt) {
+    for (int attempt = 0; attempt < 3; ++attempt) {
         if (pid_ < 0) {
             std::string error;
             if (!start(error)) {
@@ -743,14 +877,30 @@ PersistentProcess::Reply PersistentProcess::request(char op, std::string_view in
         }
         bool stale = false;
         std::uint32_t number = next_number_++;
-        rep = exchange(frame_for(op, input, number), number, timeout,
-                       max_response + (protocol_ >= 2 ? 4 : 0), stale);
-        if (!stale) break;
+        const std::string header = frame::request_header(op, protocol_, number, input.size);
+        if (header.empty()) {
+            rep = Reply{};
+            rep.kind = Reply::Kind::start_error;
+            rep.detail = "an input of " + std::to_string(input.size) + " bytes does not fit one frame (4-byte length); not sent";
+            break;
+        }
+        rep = exchange(header, input, number, timeout, max_response + (protocol_ >= 2 ? 4 : 0), stale);
+        if (rep.kind == Reply::Kind::gone) {
+            // It left after its previous answer without reading this request: that answer's
+            // case is told, and this request goes to a fresh process.
+            if (previous_exit.empty()) previous_exit = "the adapter exited after this answer, before its end of input (exit status 0); it was replaced for the next case";
+            if (replayable && attempt < 2) continue;
+            rep.kind = Reply::Kind::crash;
+        }
+        if (!stale || !replayable) break;
         // A response numbered for an earlier request: that one answered twice. Re-run this
         // request on a fresh process; a second stale answer fails it.
-        if (previous_void.empty()) previous_void = rep.detail + ": the earlier request was answered twice";
+        if (previous_void.empty()) previous_void = rep.detail + ": the earlier request was answered twice", void_number = rep.void_number;
+        if (attempt >= 1) break;
     }
     rep.previous_void = std::move(previous_void);
+    rep.void_number = void_number;
+    rep.previous_exit = std::move(previous_exit);
     return rep;
 }
 

@@ -7,11 +7,21 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ond::conformance {
+
+// An input the runner may not hold whole (the --large cases): its size, then its bytes piece by
+// piece. `held` is the whole input when `next` is empty.
+struct Input {
+    std::string_view held;
+    std::uint64_t size = 0;                  // == held.size() when held
+    std::function<std::string_view()> next;  // the next piece (valid until the next call); empty view at the end
+    static Input of(std::string_view bytes) { return {bytes, bytes.size(), {}}; }
+};
 
 // Splits a command line into arguments the way a POSIX shell would for a simple command:
 // whitespace separates words, single quotes keep everything literally, double quotes keep
@@ -48,6 +58,7 @@ struct ProcessResult {
     int signal = 0;              // terminating signal, 0 if none
     bool timed_out = false;      // killed by the runner after the time-out
     bool output_exceeded = false;  // stdout went past max_output: killed, `out` holds the first bytes
+    bool memory_exceeded = false;  // the tree went past memory_limit_kb: killed
     std::string out;             // stdout (at most max_output bytes)
     std::string err;             // stderr: its first and last lines (Excerpt)
     long peak_kb = 0;            // peak of the summed VmHWM of the process and its descendants
@@ -57,8 +68,18 @@ struct ProcessResult {
 
 struct SpawnLimits {
     std::size_t max_output = 256u << 20;  // stdout bytes
-    long memory_limit_kb = 0;             // RLIMIT_AS of each process of the tree; 0: none
+    // The memory cap: the tree's summed peak resident memory (sampled every 1-4 ms, as for the
+    // memory bound); past it the tree is killed. 0: none. Not RLIMIT_AS, which a JVM or V8 would
+    // not start under (they reserve far more address space than they touch).
+    long memory_limit_kb = 0;
 };
+
+// The default memory cap: half of the least of the machine's memory and this process's cgroup
+// limits, shared by the jobs, and never under 1 GiB. `--memory-limit` sets another.
+long default_memory_cap_kb(unsigned jobs);
+std::string describe_memory_cap(long cap_kb);
+// The detail of a case whose testee went past the cap.
+std::string memory_cap_exceeded(long held_kb, long cap_kb);
 
 // Runs argv with `input` on stdin, collecting stdout and stderr (poll, so neither side can block
 // the other). When the child exits, or at the time-out, every process it left behind is killed,
@@ -80,7 +101,9 @@ public:
     PersistentProcess& operator=(const PersistentProcess&) = delete;
 
     struct Reply {
-        enum class Kind { answer, crash, timeout, protocol_error, output_limit, start_error } kind = Kind::crash;
+        // `gone`: it exited cleanly without a byte of the answer (request() turns it into a restart).
+        enum class Kind { answer, crash, timeout, protocol_error, output_limit, start_error, memory_cap, gone } kind = Kind::crash;
+        std::uint32_t number = 0;  // the request's number (version 2)
         std::string payload;     // the response payload (status byte first, number removed) for `answer`
         std::string detail;      // for the other kinds
         int signal = 0;
@@ -93,12 +116,22 @@ public:
         // or as a response numbered for an earlier request): the previous answer is void, and this
         // request was sent to a fresh process.
         std::string previous_void;
+        // Version 2: the number of the earlier request whose answer is void, when the stray
+        // bytes carried one.
+        std::optional<std::uint32_t> void_number;
+        // Non-empty when the process had exited after the previous answer (before its end of
+        // input): why; this request went to a fresh process.
+        std::string previous_exit;
     };
     // Sends one request and waits for its response. On a crash, time-out or protocol error the
     // child's tree is killed and a new one is started for the next request. A response longer than
     // max_response is refused from its length field, without reading it.
-    Reply request(char op, std::string_view input, std::chrono::milliseconds timeout,
-                  std::size_t max_response = 1u << 30);
+    // The request frame is always written whole (within the time-out), even when the answer
+    // comes first. A streamed input goes out piece by piece and is never re-sent.
+    Reply request(char op, const Input& input, std::chrono::milliseconds timeout, std::size_t max_response = 1u << 30);
+    Reply request(char op, std::string_view input, std::chrono::milliseconds timeout, std::size_t max_response = 1u << 30) {
+        return request(op, Input::of(input), timeout, max_response);
+    }
     // Ends the child (end of input, then a kill); returns what it wrote after its last response.
     std::string finish();
 
@@ -112,15 +145,16 @@ public:
 
 private:
     bool start(std::string& error);
-    Reply exchange(const std::string& frame, std::uint32_t number, std::chrono::milliseconds timeout,
+    Reply exchange(const std::string& header, const Input& input, std::uint32_t number, std::chrono::milliseconds timeout,
                    std::size_t max_response, bool& stale);
+    std::string gone_between_requests();
     void stop(bool kill_now, std::string* trailing = nullptr);
     void reap_after_failure(Reply& rep, bool crashed);
     void drain_stderr();
-    std::string frame_for(char op, std::string_view input, std::uint32_t number) const;
 
     std::vector<std::string> argv_;
     long memory_limit_kb_ = 0;
+    std::chrono::milliseconds hello_timeout_{10000};  // the case time-out of the latest request
     long pid_ = -1;
     std::uint64_t serial_ = 0;
     int in_fd_ = -1, out_fd_ = -1, err_fd_ = -1;

@@ -203,6 +203,24 @@ long tree_peak_kb(pid_t root, bool with_root, bool root_current_rss) {
     return sum;
 }
 
+long tree_rss_kb(pid_t root) {
+    long sum = vm_field_kb(root, "VmRSS:");
+    for (const auto& [p, parent] : descendants_with_parents(root)) {
+        switch (sharing_of(p, parent)) {
+            case Sharing::same_memory: break;
+            case Sharing::fork_copy: sum += private_kb(p); break;
+            case Sharing::own_program: sum += vm_field_kb(p, "VmRSS:"); break;
+        }
+    }
+    return sum;
+}
+
+bool reset_tree_peaks(pid_t root) {
+    bool all = reset_peak(root);
+    for (pid_t p : descendants(root)) all = reset_peak(p) && all;
+    return all;
+}
+
 void kill_descendants(pid_t root) {
     for (int round = 0; round < 100; ++round) {
         bool any = false;
@@ -216,17 +234,36 @@ void kill_descendants(pid_t root) {
     }
 }
 
+int reap_adopted() {
+    int reaped = 0;
+    std::lock_guard lock(roots_mutex);
+    for (pid_t p : children_of(::getpid()))
+        if (!roots.count(p) && state_of(p) == 'Z' && ::waitpid(p, nullptr, WNOHANG) == p) ++reaped;
+    return reaped;
+}
+
+void reap_adopted_every(std::chrono::steady_clock::time_point& last) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last < std::chrono::milliseconds(10)) return;
+    last = now;
+    reap_adopted();
+}
+
 int sweep_orphans(std::uint64_t serial, bool all) {
     std::lock_guard lock(roots_mutex);
     std::set<std::uint64_t> live;
     for (const auto& [pid, s] : roots) live.insert(s);
     int killed = 0;
-    for (int round = 0; round < 50; ++round) {
-        bool again = false;
+    // A process that forks and exits hands its child to us only as it exits: a round that found
+    // anything (a kill, or a zombie reaped) is followed by more, and the sweep ends after rounds
+    // that found nothing, the last ones a moment apart.
+    bool found_any = false;
+    for (int round = 0, quiet = 0; round < 10000 && quiet < (found_any ? 3 : 1); ++round) {
+        bool found = false;
         for (pid_t p : children_of(::getpid())) {
             if (roots.count(p)) continue;
             if (state_of(p) == 'Z') {
-                ::waitpid(p, nullptr, WNOHANG);
+                found = ::waitpid(p, nullptr, WNOHANG) == p || found;
                 continue;
             }
             bool has = false;
@@ -236,9 +273,11 @@ int sweep_orphans(std::uint64_t serial, bool all) {
             ::kill(p, SIGKILL);
             ::waitpid(p, nullptr, 0);
             ++killed;
-            again = true;  // its own children were re-parented to us meanwhile
+            found = true;
         }
-        if (!again) break;
+        found_any = found_any || found;
+        quiet = found ? 0 : quiet + 1;
+        if (!found && found_any) ::usleep(500);
     }
     return killed;
 }

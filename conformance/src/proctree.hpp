@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -37,11 +38,21 @@ std::vector<std::pair<pid_t, pid_t>> descendants_with_parents(pid_t root);
 // The sum of VmHWM (peak resident set) in KiB of `root` (when `with_root`) and its descendants;
 // `root_rss` instead of the root's VmHWM when its peak could not be reset.
 long tree_peak_kb(pid_t root, bool with_root, bool root_current_rss = false);
+// The tree's resident set now, by the same rules (what a request starts from).
+long tree_rss_kb(pid_t root);
+// Resets the peak of `root` and of every descendant; false when one could not be reset.
+bool reset_tree_peaks(pid_t root);
 long vm_field_kb(pid_t pid, const char* field);  // "VmRSS:", "VmHWM:"; 0 when unreadable
 bool reset_peak(pid_t pid);                      // clear_refs 5: VmHWM := VmRSS
 
 // Kills every descendant of `root` (SIGKILL, repeated until none is left).
 void kill_descendants(pid_t root);
+
+// Reaps the runner's adopted children that have exited (never a registered root, whose owner
+// reaps it), so that processes that keep forking and exiting leave no pile of zombies. The poll
+// loops call reap_adopted_every, which does it at most every 10 ms.
+int reap_adopted();
+void reap_adopted_every(std::chrono::steady_clock::time_point& last);
 
 // Kills and reaps the runner's adopted orphans that came from the testee `serial`, or from a
 // testee that is no longer registered, or that carry no marker at all (a testee that cleared its

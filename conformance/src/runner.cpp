@@ -96,7 +96,7 @@ Plan plan(const Options& opt, const Corpus& corpus, std::uint64_t seed, bool str
 std::unique_ptr<Testee> make_testee(const Options& opt) {
     if (!opt.persistent.empty()) return make_persistent_testee(opt.persistent, std::max(1u, opt.jobs), opt.timeout, opt.memory_limit_kb);
     if (!opt.decoder.empty() || !opt.encoder.empty() || !opt.stream_decoder.empty())
-        return make_command_testee(opt.decoder, opt.encoder, opt.stream_decoder, opt.timeout, opt.memory_limit_kb);
+        return make_command_testee(opt.decoder, opt.encoder, opt.stream_decoder, opt.timeout, opt.memory_limit_kb, std::max(1u, opt.jobs));
     return make_reference_testee();
 }
 
@@ -430,7 +430,7 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
     rep.fuzz_seed = rep.seed_origin == "default" ? std::random_device{}() % 1000000000u : rep.seed;
     if (opt.fuzz_seconds > 0 && !testee->supports(Op::decode)) throw std::runtime_error("--fuzz needs a decoder");
     Plan p = plan(opt, corpus, rep.seed, testee->supports(Op::stream));
-    rep.memory_cap = opt.memory_limit_kb > 0 ? "RLIMIT_AS of " + std::to_string(opt.memory_limit_kb / 1024) + " MiB per testee process" : "none";
+    rep.memory_cap = testee->memory_cap();
 
     out << "ond conform: corpus " << opt.corpus_dir << " (corpus " << corpus.corpus_version << ", format " << corpus.format_version
         << ", " << corpus.cases.size() << " cases)\n";

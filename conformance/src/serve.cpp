@@ -1,12 +1,99 @@
+// `ond serve`: the reference codec behind the framed protocol (docs/protocol.md), version 2 after
+// the hello. A reply is streamed: its size is counted with one pass of the JSON writer, then the
+// frame goes out with a second pass, so no answer is ever held whole (a decode of a small input
+// whose JSON is huge costs what `ond decode` costs).
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 
 #include "ond/conformance.hpp"
-#include "testee.hpp"
+#include "ond/content_json.hpp"
+#include "ond/ond.hpp"
+#include "transport/frame.hpp"
 
 namespace ond::conformance {
+
+namespace {
+
+using Sink = std::function<void(std::string_view)>;
+using Body = std::function<void(const Sink&)>;
+
+// The stream operation's lines; returns the code of the fault that ended it ("" at a clean end).
+std::string stream_lines(std::string_view bytes, const Sink& sink) {
+    std::size_t pos = 0;
+    StreamReader reader([&](std::byte* dst, std::size_t max) {
+        std::size_t n = std::min(max, bytes.size() - pos);
+        std::memcpy(dst, bytes.data() + pos, n);
+        pos += n;
+        return n;
+    });
+    try {
+        while (auto c = reader.next()) json::write_json(*c, sink);
+    } catch (const ond::Error& e) {
+        return std::string(e.code());
+    }
+    return {};
+}
+
+// Sends one response frame: the prefix (number, status), then the body, which is produced twice:
+// once to count its bytes for the length field, once onto stdout.
+bool send(const std::string& prefix, const Body& body) {
+    std::uint64_t size = prefix.size();
+    body([&](std::string_view piece) { size += piece.size(); });
+    if (size > frame::max_payload) {
+        // The answer cannot be framed: say so as an unsupported operation rather than lie.
+        std::fprintf(stderr, "ond serve: an answer of %llu bytes does not fit one frame\n", static_cast<unsigned long long>(size));
+        std::string p = prefix;
+        p.back() = static_cast<char>(frame::unsupported);
+        return frame::write_frame(stdout, p);
+    }
+    bool ok = frame::write_length(stdout, static_cast<std::uint32_t>(size)) && std::fwrite(prefix.data(), 1, prefix.size(), stdout) == prefix.size();
+    body([&](std::string_view piece) { ok = ok && std::fwrite(piece.data(), 1, piece.size(), stdout) == piece.size(); });
+    return ok && std::fflush(stdout) == 0;
+}
+
+bool answer(const frame::Request& rq, int version) {
+    auto prefix = [&](unsigned char status) { return frame::response_prefix(version, rq.number, status); };
+    auto reject_with = [&](std::string code) {
+        return send(prefix(frame::reject), [code](const Sink& s) { s(code); });
+    };
+    switch (rq.op) {
+        case 'D': {
+            Container c;
+            try {
+                decode_into(as_bytes(rq.input.data(), rq.input.size()), c);
+            } catch (const ond::Error& e) {
+                return reject_with(std::string(e.code()));
+            }
+            return send(prefix(frame::accept), [&](const Sink& s) { json::write_json(c, s); });
+        }
+        case 'E': {
+            std::vector<std::byte> bytes;
+            try {
+                bytes = encode(json::from_json(rq.input));
+            } catch (const json::JsonError&) {
+                return reject_with("");
+            } catch (const ond::Error& e) {
+                return reject_with(std::string(e.code()));
+            }
+            return send(prefix(frame::accept), [&](const Sink& s) { s({reinterpret_cast<const char*>(bytes.data()), bytes.size()}); });
+        }
+        case 'S': {
+            std::uint64_t lines = 0;
+            const std::string code = stream_lines(rq.input, [&](std::string_view p) { lines += p.size(); });
+            if (code.empty()) return send(prefix(frame::accept), [&](const Sink& s) { stream_lines(rq.input, s); });
+            return send(prefix(frame::reject), [&](const Sink& s) {
+                s(code);
+                if (lines) s("\n"), stream_lines(rq.input, s);
+            });
+        }
+        default: return frame::write_frame(stdout, prefix(frame::unsupported));
+    }
+}
+
+}  // namespace
 
 int serve_main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
@@ -14,9 +101,9 @@ int serve_main(int argc, char** argv) {
         if (a == "-h" || a == "--help") {
             std::printf(
                 "usage: ond serve\n"
-                "Answers framed requests on stdin with the reference codec (the persistent testee protocol of\n"
-                "conformance/PROTOCOL.md): each request and each response is a 4-byte little-endian length and\n"
-                "a payload; a request is one op byte (D decode, E encode, S stream) and the input; a response is\n"
+                "Answers framed requests on stdin with the reference codec (the persistent adapter protocol of\n"
+                "docs/protocol.md): each request and each response is a 4-byte little-endian length and a\n"
+                "payload; a request is one op byte (D decode, E encode, S stream) and the input; a response is\n"
                 "a status byte (0 accept, 1 reject) and the output (accept) or the error code (reject). After the\n"
                 "hello request 'V2' it speaks version 2: a request number follows the op byte and leads the response.\n");
             return 0;
@@ -27,50 +114,27 @@ int serve_main(int argc, char** argv) {
     std::string payload;
     int version = 1;
     for (;;) {
-        unsigned char len[4];
-        std::size_t got = std::fread(len, 1, 4, stdin);
-        if (got == 0 && std::feof(stdin)) return 0;
-        if (got != 4) {
-            std::fprintf(stderr, "ond serve: truncated frame length\n");
-            return 1;
+        switch (frame::read_frame(stdin, payload)) {
+            case frame::ReadStatus::end: return 0;
+            case frame::ReadStatus::truncated: std::fprintf(stderr, "ond serve: truncated frame\n"); return 1;
+            case frame::ReadStatus::frame: break;
         }
-        std::uint32_t n = static_cast<std::uint32_t>(len[0]) | (static_cast<std::uint32_t>(len[1]) << 8) |
-                          (static_cast<std::uint32_t>(len[2]) << 16) | (static_cast<std::uint32_t>(len[3]) << 24);
-        if (n == 0) {
+        if (payload.empty()) {
             std::fprintf(stderr, "ond serve: empty request (no op byte)\n");
             return 1;
         }
-        // Read in steps so that a false length cannot make us allocate what never arrives.
-        payload.clear();
-        while (payload.size() < n) {
-            std::size_t step = std::min<std::size_t>(n - payload.size(), 1u << 20);
-            std::size_t old = payload.size();
-            payload.resize(old + step);
-            std::size_t r = std::fread(payload.data() + old, 1, step, stdin);
-            payload.resize(old + r);
-            if (r < step) {
-                std::fprintf(stderr, "ond serve: truncated request (%zu of %u bytes)\n", payload.size(), n);
-                return 1;
-            }
+        if (payload[0] == 'V') {  // the hello: version 2 when the runner asks for it
+            const bool v2 = payload == frame::hello_payload;
+            if (!frame::write_frame(stdout, v2 ? std::string(frame::hello_accepted) : std::string(1, char(frame::unsupported)))) return 1;
+            version = v2 ? 2 : 1;
+            continue;
         }
-        std::string reply;
-        char op = payload[0];
-        if (op == 'V') {
-            // The hello: version 2 (numbered frames) when the runner asks for it.
-            reply = payload == "V2" ? std::string("\0" "2", 2) : std::string(1, '\2');
-            version = payload == "V2" ? 2 : 1;
-        } else if ((op == 'D' || op == 'E' || op == 'S') && payload.size() >= (version >= 2 ? 5u : 1u)) {
-            std::size_t skip = version >= 2 ? 5 : 1;
-            reply = payload.substr(1, skip - 1) + frame_reply(reference_answer(static_cast<Op>(op), std::string_view(payload).substr(skip)));
-        } else {
-            reply = payload.substr(1, version >= 2 ? 4 : 0) + std::string(1, '\2');  // unsupported operation
-        }
-        auto rn = static_cast<std::uint32_t>(reply.size());
-        unsigned char hdr[4] = {static_cast<unsigned char>(rn), static_cast<unsigned char>(rn >> 8),
-                                static_cast<unsigned char>(rn >> 16), static_cast<unsigned char>(rn >> 24)};
-        if (std::fwrite(hdr, 1, 4, stdout) != 4 || std::fwrite(reply.data(), 1, reply.size(), stdout) != reply.size() ||
-            std::fflush(stdout) != 0)
+        auto rq = frame::parse_request(payload, version);
+        if (!rq) {  // a version 2 request too short for its number
+            std::fprintf(stderr, "ond serve: a request of %zu bytes has no request number\n", payload.size());
             return 1;
+        }
+        if (!answer(*rq, version)) return 1;
     }
 }
 

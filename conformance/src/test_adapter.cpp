@@ -52,6 +52,7 @@
 #include <nlohmann/json.hpp>
 
 #include "framing.hpp"
+#include "transport/frame.hpp"
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"
 
@@ -285,50 +286,37 @@ Answer handle(char op, const std::string& input) {
     return {2, {}, {}};
 }
 
-void put_le32(std::string& s, std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) s.push_back(static_cast<char>(v >> (8 * i)));
-}
-
-void send(const std::string& payload) {
-    std::string f;
-    put_le32(f, static_cast<std::uint32_t>(payload.size()));
-    f += payload;
-    std::fwrite(f.data(), 1, f.size(), stdout);
-    std::fflush(stdout);
-}
+void send(const std::string& payload) { ond::conformance::frame::write_frame(stdout, payload); }
 
 int serve() {
+    namespace frame = ond::conformance::frame;
     if (fault == "bytes-before") send(std::string(1, '\0') + "{}");
     int version = 1;  // until the hello asks for 2
+    std::string payload;
     for (;;) {
-        unsigned char len[4];
-        if (std::fread(len, 1, 4, stdin) != 4) return 0;
-        std::uint32_t n = len[0] | (len[1] << 8) | (len[2] << 16) | (static_cast<std::uint32_t>(len[3]) << 24);
-        std::string payload(n, '\0');
-        if (std::fread(payload.data(), 1, n, stdin) != n || n == 0) return 1;
+        auto got = frame::read_frame(stdin, payload);
+        if (got == frame::ReadStatus::end) return 0;
+        if (got != frame::ReadStatus::frame || payload.empty()) return 1;
         if (payload[0] == 'V') {  // the hello: version 2 when asked for it
-            if (protocol >= 2 && payload == "V2") version = 2;
-            send(version == 2 ? std::string("\0" "2", 2) : std::string(1, '\2'));
+            if (protocol >= 2 && payload == frame::hello_payload) version = 2;
+            send(version == 2 ? std::string(frame::hello_accepted) : std::string(1, '\2'));
             continue;
         }
-        std::string number;
-        std::size_t skip = 1;
-        if (version >= 2) number = payload.substr(1, 4), skip = 5;
+        auto rq = frame::parse_request(payload, version);
+        if (!rq) return 1;
         if (fault == "huge-output") {
             std::string flood(1u << 16, ' ');
-            std::string hdr;
-            put_le32(hdr, 0xFFFFFFFFu);
-            std::fwrite(hdr.data(), 1, 4, stdout);
+            frame::write_length(stdout, 0xFFFFFFFFu);
             for (;;) std::fwrite(flood.data(), 1, flood.size(), stdout);
         }
-        Answer a = handle(payload[0], payload.substr(skip));
+        Answer a = handle(rq->op, std::string(rq->input));
         // 'unsupported' (status 2) for every request, for the stream requests, or only where it would reject.
-        if (fault == "unsupported-all" || (fault == "unsupported-stream" && payload[0] == 'S') ||
+        if (fault == "unsupported-all" || (fault == "unsupported-stream" && rq->op == 'S') ||
             (fault == "unsupported-rejects" && a.status == 1))
             a = {2, {}, {}};
-        std::string reply = number + std::string(1, static_cast<char>(a.status));
+        std::string reply = frame::response_prefix(version, rq->number, static_cast<unsigned char>(a.status));
         if (a.status == 0) reply += a.out;
-        else if (a.status == 1) reply += a.code + (a.out.empty() ? "" : "\n" + a.out);
+        else if (a.status == 1) reply += frame::reject_body(a.code, a.out);
         send(reply);
         if (fault == "answer-twice") {
             std::this_thread::sleep_for(std::chrono::milliseconds(50));

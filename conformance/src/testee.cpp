@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"
@@ -117,22 +119,6 @@ RefAnswer reference_answer(Op op, std::string_view input) {
     return {};
 }
 
-std::string frame_reply(const RefAnswer& a) {
-    std::string p;
-    if (a.accept) {
-        p.push_back('\0');
-        p += a.out;
-    } else {
-        p.push_back('\1');
-        p += a.code;
-        if (!a.out.empty()) {
-            p.push_back('\n');
-            p += a.out;
-        }
-    }
-    return p;
-}
-
 // ---- testees ---------------------------------------------------------------------------------
 
 namespace {
@@ -141,11 +127,12 @@ namespace {
 class ReferenceTestee final : public Testee {
 public:
     bool supports(Op) const override { return true; }
+    using Testee::run;
     TesteeResult run(Op op, const Input& input, unsigned, const RunContext&) override {
         TesteeResult o;
-        if (input.next) {  // the reference in-process holds its input whole: not for the --large cases
+        if (input.next) {
             o.status = Answer::not_run;
-            o.detail = "too large to run in-process";
+            o.detail = "an input of " + std::to_string(input.size) + " bytes given piece by piece is too large to run in-process";
             return o;
         }
         auto t0 = std::chrono::steady_clock::now();
@@ -179,6 +166,7 @@ public:
     bool supports(Op op) const override { return !argv_[index(op)].empty(); }
     std::vector<std::string> command(Op op) const override { return argv_[index(op)]; }
     bool measures_memory() const override { return true; }
+    std::string memory_cap() const override { return describe_memory_cap(limit_kb_); }
     std::string describe() const override {
         std::string d;
         const char* names[3] = {"decoder", "encoder", "stream decoder"};
@@ -189,15 +177,16 @@ public:
     void set_baselines(const std::map<Op, std::string>& inputs) override {
         for (const auto& [op, input] : inputs) {
             if (!supports(op)) continue;
-            long b = 0;
+            long b = -1;  // the least of three fresh runs
             for (int i = 0; i < 3; ++i) {
                 ProcessResult r = run_process(argv_[index(op)], input, timeout_, SpawnLimits{(1u << 20) + 64 * input.size(), limit_kb_});
-                if (r.exited) b = std::max(b, r.peak_kb);
+                if (r.exited) b = b < 0 ? r.peak_kb : std::min(b, r.peak_kb);
             }
-            baseline_[index(op)] = b;
+            baseline_[index(op)] = std::max(0L, b);
         }
     }
     long baseline_kb(Op op) const override { return baseline_[index(op)]; }
+    using Testee::run;
     TesteeResult run(Op op, const Input& input, unsigned, const RunContext& ctx) override {
         TesteeResult o;
         const auto& argv = argv_[index(op)];
@@ -218,7 +207,10 @@ public:
         o.peak_kb = r.peak_kb;
         o.growth_kb = r.peak_kb - baseline_[index(op)];
         o.out = std::move(r.out);
-        if (r.output_exceeded) {
+        if (r.memory_exceeded) {
+            o.status = Answer::crash;
+            o.detail = memory_cap_exceeded(r.peak_kb, limit_kb_);
+        } else if (r.output_exceeded) {
             o.status = Answer::output;
             o.detail = "more than " + std::to_string(ctx.output_limit) + " bytes on stdout; process tree killed";
         } else if (r.timed_out) {
@@ -249,7 +241,8 @@ private:
 
 class PersistentTestee final : public Testee {
 public:
-    PersistentTestee(const std::string& cmd, unsigned workers, std::chrono::milliseconds t, long limit_kb) : text_(cmd), timeout_(t) {
+    PersistentTestee(const std::string& cmd, unsigned workers, std::chrono::milliseconds t, long limit_kb)
+        : text_(cmd), timeout_(t), limit_kb_(limit_kb) {
         argv_ = command_argv(cmd);
         if (resolve_executable(argv_[0]).empty())
             throw std::invalid_argument("cannot find the program '" + argv_[0] + "' of '" + cmd + "'");
@@ -261,6 +254,7 @@ public:
     bool supports(Op) const override { return true; }
     bool measures_memory() const override { return true; }
     std::string describe() const override { return "persistent '" + text_ + "'"; }
+    std::string memory_cap() const override { return describe_memory_cap(limit_kb_); }
     std::vector<std::string> command(Op) const override { return argv_; }
     void set_baselines(const std::map<Op, std::string>& inputs) override {
         std::map<char, std::string> by_byte;
@@ -268,22 +262,31 @@ public:
         for (auto& p : procs_) p->set_baselines(by_byte);
     }
     long baseline_kb(Op op) const override { return procs_.front()->baseline_kb(static_cast<char>(op)); }
-    TesteeResult run(Op op, const Input& streamed, unsigned worker, const RunContext& ctx) override {
-        if (streamed.next) {  // streaming a frame's payload is the persistent transport's to add
-            TesteeResult o;
-            o.status = Answer::not_run;
-            o.detail = "a streamed input is not sent to a persistent adapter by this build";
-            return o;
-        }
-        const std::string_view input = streamed.held;
+    std::vector<long> baselines_kb(Op op) const override {
+        std::vector<long> all;
+        for (const auto& p : procs_)
+            if (p->pid() >= 0) all.push_back(p->baseline_kb(static_cast<char>(op)));
+        return all;
+    }
+    using Testee::run;
+    TesteeResult run(Op op, const Input& input, unsigned worker, const RunContext& ctx) override {
         auto& proc = *procs_[worker % procs_.size()];
         auto& life = lives_[worker % procs_.size()];
-        auto rep = proc.request(static_cast<char>(op), input, timeout_, ctx.output_limit + 1);
-        if (!rep.previous_void.empty()) void_cases(life, rep.previous_void);
+        auto rep = proc.request(static_cast<char>(op), input, ctx.timeout.count() > 0 ? ctx.timeout : timeout_, ctx.output_limit + 1);
+        if (!rep.previous_exit.empty() && !life.cases.empty()) {
+            // It left between requests: told on the case it followed, never on the next one.
+            TesteeResult gone;
+            gone.status = Answer::crash;
+            gone.detail = rep.previous_exit;
+            std::lock_guard lock(mutex_);
+            amendments_.push_back({life.cases.back(), std::move(gone)});
+        }
+        if (!rep.previous_void.empty()) void_cases(life, rep.previous_void, rep.void_number);
         if (rep.kind == PersistentProcess::Reply::Kind::protocol_error && life.protocol == 1 && life.serial == proc.life())
             void_cases(life, "a later response of this process came with bytes behind it");
-        if (proc.life() != life.serial) life = Life{proc.life(), proc.protocol(), {}};
+        if (proc.life() != life.serial) life = Life{proc.life(), proc.protocol(), {}, {}};
         life.cases.push_back(ctx.case_index);
+        if (rep.kind == PersistentProcess::Reply::Kind::answer) life.by_number[rep.number] = ctx.case_index;
         TesteeResult o;
         o.ms = rep.wall_ms;
         using K = PersistentProcess::Reply::Kind;
@@ -305,7 +308,12 @@ public:
                 o.status = Answer::output;
                 o.detail = rep.detail;
                 return o;
+            case K::memory_cap:
+                o.status = Answer::crash;
+                o.detail = rep.detail + " and restarted";
+                return o;
             case K::crash:
+            case K::gone:
             case K::protocol_error: {
                 o.status = rep.kind == K::crash ? Answer::crash : Answer::protocol;
                 std::string d = rep.detail;
@@ -335,11 +343,15 @@ public:
         return o;
     }
     std::vector<Amendment> finish() override {
-        for (std::size_t w = 0; w < procs_.size(); ++w) {
-            std::string trailing = procs_[w]->finish();
-            if (!trailing.empty())
-                void_cases(lives_[w], std::to_string(trailing.size()) + " bytes arrived after the response, before the end of input");
-        }
+        // Each process gets its end of input and the same grace at once: the end of a run with
+        // many jobs takes one grace, not one per process.
+        std::vector<std::string> trailing(procs_.size());
+        std::vector<std::thread> enders;
+        for (std::size_t w = 0; w < procs_.size(); ++w) enders.emplace_back([&, w] { trailing[w] = procs_[w]->finish(); });
+        for (auto& t : enders) t.join();
+        for (std::size_t w = 0; w < procs_.size(); ++w)
+            if (!trailing[w].empty())
+                void_cases(lives_[w], std::to_string(trailing[w].size()) + " bytes arrived after the response, before the end of input");
         std::lock_guard lock(mutex_);
         return std::move(amendments_);
     }
@@ -352,15 +364,28 @@ private:
         std::uint64_t serial = 0;
         int protocol = 1;
         std::vector<std::size_t> cases;
+        std::map<std::uint32_t, std::size_t> by_number;  // version 2: request number -> case
     };
-    void void_cases(Life& life, const std::string& why) {
+    void void_cases(Life& life, const std::string& why, std::optional<std::uint32_t> number = std::nullopt) {
         if (life.cases.empty()) return;
+        if (life.protocol >= 2 && number) {
+            // The stray answer names its request: that case, and only that one, is void.
+            auto it = life.by_number.find(*number);
+            if (it != life.by_number.end()) {
+                TesteeResult o;
+                o.status = Answer::protocol;
+                o.detail = why + "; the answer of request " + std::to_string(*number) + " is void (one response per request)";
+                std::lock_guard lock(mutex_);
+                amendments_.push_back({it->second, std::move(o)});
+                return;
+            }
+        }
         std::size_t from = life.protocol >= 2 ? life.cases.size() - 1 : 0;
         std::lock_guard lock(mutex_);
         for (std::size_t i = from; i < life.cases.size(); ++i) {
             TesteeResult o;
             o.status = Answer::protocol;
-            o.detail = why + "; its answer is void (PROTOCOL.md: one response per request" +
+            o.detail = why + "; its answer is void (docs/protocol.md: one response per request" +
                        (life.protocol >= 2 ? ")" : "; a version 1 frame carries no request number, so every answer of this process is void)");
             amendments_.push_back({life.cases[i], std::move(o)});
         }
@@ -369,6 +394,7 @@ private:
     std::string text_;
     std::vector<std::string> argv_;
     std::chrono::milliseconds timeout_;
+    long limit_kb_;
     std::vector<std::unique_ptr<PersistentProcess>> procs_;
     std::vector<Life> lives_;
     std::mutex mutex_;
@@ -381,12 +407,14 @@ std::unique_ptr<Testee> make_reference_testee() { return std::make_unique<Refere
 
 std::unique_ptr<Testee> make_command_testee(const std::string& decoder, const std::string& encoder,
                                             const std::string& stream_decoder, std::chrono::milliseconds timeout,
-                                            long memory_limit_kb) {
+                                            long memory_limit_kb, unsigned jobs) {
+    if (memory_limit_kb == 0) memory_limit_kb = default_memory_cap_kb(jobs);
     return std::make_unique<CommandTestee>(decoder, encoder, stream_decoder, timeout, memory_limit_kb);
 }
 
 std::unique_ptr<Testee> make_persistent_testee(const std::string& command, unsigned workers,
                                                std::chrono::milliseconds timeout, long memory_limit_kb) {
+    if (memory_limit_kb == 0) memory_limit_kb = default_memory_cap_kb(workers);
     return std::make_unique<PersistentTestee>(command, workers, timeout, memory_limit_kb);
 }
 

@@ -57,15 +57,6 @@ struct RunContext {
     std::chrono::milliseconds timeout{0};    // this case's time-out; 0: the testee's (--timeout)
 };
 
-// An input the runner may not hold whole (the --large cases): its size, then its bytes piece by
-// piece. `held` is the whole input when `next` is empty.
-struct Input {
-    std::string_view held;
-    std::uint64_t size = 0;                  // == held.size() when held
-    std::function<std::string_view()> next;  // the next piece (valid until the next call); empty view at the end
-    static Input of(std::string_view bytes) { return {bytes, bytes.size(), {}}; }
-};
-
 // A verdict that arrives after its case ran: bytes a persistent testee wrote when no response
 // was due void the answer of the case they followed.
 struct Amendment {
@@ -77,7 +68,10 @@ class Testee {
 public:
     virtual ~Testee() = default;
     virtual bool supports(Op op) const = 0;
-    // `worker` is the index of the calling thread (0 .. jobs-1).
+    // `worker` is the index of the calling thread (0 .. jobs-1). Every testee takes a streamed
+    // input (Input::next): per case it goes to stdin piece by piece, persistently into one frame
+    // (a larger input than the 4-byte length holds is a start_error, never sent); the in-process
+    // reference answers not_run ("too large to run in-process").
     virtual TesteeResult run(Op op, const Input& input, unsigned worker, const RunContext& ctx) = 0;
     TesteeResult run(Op op, std::string_view input, unsigned worker, const RunContext& ctx) {
         return run(op, Input::of(input), worker, ctx);
@@ -87,9 +81,14 @@ public:
     // long-lived command); empty for the in-process reference.
     virtual std::vector<std::string> command(Op) const { return {}; }
     virtual bool measures_memory() const { return false; }
+    // How the memory cap is enforced (for the report), "none" when there is none.
+    virtual std::string memory_cap() const { return "none"; }
     // Small valid inputs per operation: what they cost is the testee's memory baseline.
     virtual void set_baselines(const std::map<Op, std::string>&) {}
     virtual long baseline_kb(Op) const { return 0; }
+    // Each live persistent process's own baseline (each is the least of three small requests);
+    // per case, the one baseline.
+    virtual std::vector<long> baselines_kb(Op op) const { return {baseline_kb(op)}; }
     // Ends the testee's processes; returns the verdicts that changed meanwhile.
     virtual std::vector<Amendment> finish() { return {}; }
 };
@@ -111,14 +110,13 @@ RefAnswer reference_answer(Op op, std::string_view input);
 std::unique_ptr<Testee> make_reference_testee();
 // Commands may be empty (that operation is then unsupported). Throws std::invalid_argument on
 // a command that cannot be split or whose program cannot be found. Commands with shell syntax
-// run under /bin/sh -c; the others are started directly. memory_limit_kb: RLIMIT_AS per process.
+// run under /bin/sh -c; the others are started directly. memory_limit_kb: the memory cap of each
+// testee process tree (SpawnLimits); 0: the default for `jobs` parallel testees
+// (default_memory_cap_kb); negative: none.
 std::unique_ptr<Testee> make_command_testee(const std::string& decoder, const std::string& encoder,
                                             const std::string& stream_decoder,
-                                            std::chrono::milliseconds timeout, long memory_limit_kb = 0);
+                                            std::chrono::milliseconds timeout, long memory_limit_kb = 0, unsigned jobs = 1);
 std::unique_ptr<Testee> make_persistent_testee(const std::string& command, unsigned workers,
                                                std::chrono::milliseconds timeout, long memory_limit_kb = 0);
-
-// The framed protocol's payloads (PROTOCOL.md), shared by the runner and serve_main.
-std::string frame_reply(const RefAnswer& a);
 
 }  // namespace ond::conformance

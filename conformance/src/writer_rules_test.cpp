@@ -215,6 +215,7 @@ class FixedEncoder final : public Testee {
 public:
     explicit FixedEncoder(std::string bytes) : bytes_(std::move(bytes)) {}
     bool supports(Op op) const override { return op == Op::encode; }
+    using Testee::run;
     TesteeResult run(Op, const Input& input, unsigned, const RunContext&) override {
         last_input = std::string(input.held);
         TesteeResult o;

@@ -1,0 +1,182 @@
+// An honest adapter (the reference codec's answers) with one transport trouble, chosen by the
+// first argument, for the runner's transport tests:
+//
+//   ond_hostile_adapter MODE [N] serve|decode|encode|stream
+//
+//   honest          no trouble
+//   helper          keeps a helper process (forked at start) that it asks on every request;
+//                   an answer without the helper is an exit with status 3
+//   fork-hop        on the first request leaves a process behind that keeps forking and exiting
+//   early-answer    (serve) answers a request of more than 64 KiB after reading its first 64 KiB,
+//                   then reads and drops the rest
+//   late-duplicate  (serve, version 2) sends its N-th answer again 30 ms after its next one
+//   exit-after      (serve) exits with status 0 right after its N-th answer
+//   slow-hello      (serve) waits N ms before it reads anything
+//   linger          (serve) does not exit at the end of its input
+//   reserve         maps 8 GiB of address space it never touches, then answers
+//   touch           touches N MiB on every request and keeps it until the next
+//   touch-first     touches 400 MiB on the first request of each operation, and 200 MiB on every
+//                   later input the reference rejects, freeing it each time
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <iterator>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "testee.hpp"
+#include "transport/frame.hpp"
+
+namespace {
+
+using namespace ond::conformance;
+
+std::string mode;
+long n_arg = 0;
+int helper_fd = -1;
+
+void start_helper() {
+    int sv[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) std::exit(3);
+    if (::fork() == 0) {
+        ::close(sv[0]);
+        char c;
+        while (::read(sv[1], &c, 1) == 1)
+            if (::write(sv[1], &c, 1) != 1) break;
+        ::_exit(0);
+    }
+    ::close(sv[1]);
+    helper_fd = sv[0];
+}
+
+void ask_helper() {
+    char c = 'x';
+    if (::write(helper_fd, &c, 1) != 1 || ::read(helper_fd, &c, 1) != 1) {
+        std::fprintf(stderr, "the helper is gone\n");
+        std::exit(3);
+    }
+}
+
+void fork_hop() {
+    if (::fork() != 0) return;
+    ::setsid();
+    for (;;) {
+        const pid_t p = ::fork();
+        if (p > 0) ::_exit(0);  // the parent goes, the child carries on
+        if (p < 0) ::usleep(1000);
+    }
+}
+
+volatile char* kept = nullptr;
+std::size_t kept_size = 0;
+
+void touch_mib(long mib, bool keep) {
+    if (kept) ::munmap(const_cast<char*>(kept), kept_size), kept = nullptr;
+    std::size_t n = static_cast<std::size_t>(mib) << 20;
+    void* p = ::mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return;
+    auto* c = static_cast<volatile char*>(p);
+    for (std::size_t i = 0; i < n; i += 4096) c[i] = 1;
+    if (keep) kept = c, kept_size = n;
+    else ::munmap(p, n);
+}
+
+void before_answer(char op, std::string_view input) {
+    static std::set<char> seen;
+    static bool first = true;
+    if (mode == "helper") ask_helper();
+    if (mode == "fork-hop" && first) fork_hop();
+    if (mode == "touch") touch_mib(n_arg, true);
+    if (mode == "touch-first" && seen.insert(op).second) touch_mib(400, false);
+    else if (mode == "touch-first" && !reference_answer(static_cast<Op>(op), input).accept) touch_mib(200, false);
+    first = false;
+}
+
+std::string answer_payload(const RefAnswer& a) {
+    return a.accept ? a.out : frame::reject_body(a.code, a.out);
+}
+
+int serve() {
+    if (mode == "slow-hello") std::this_thread::sleep_for(std::chrono::milliseconds(n_arg));
+    int version = 1;
+    long answered = 0;
+    std::string payload;
+    for (;;) {
+        // Early answer: read the length and the first 64 KiB only, answer, then drop the rest.
+        unsigned char len[4];
+        if (std::fread(len, 1, 4, stdin) != 4) {
+            while (mode == "linger") ::pause();
+            return 0;
+        }
+        const std::uint32_t size = frame::get_le32(std::string_view(reinterpret_cast<char*>(len), 4), 0);
+        const bool early = mode == "early-answer" && size > (64u << 10);
+        const std::size_t first_part = early ? (64u << 10) : size;
+        payload.assign(first_part, '\0');
+        if (std::fread(payload.data(), 1, first_part, stdin) != first_part || payload.empty()) return 1;
+        if (payload[0] == 'V') {
+            version = payload == frame::hello_payload ? 2 : 1;
+            frame::write_frame(stdout, version == 2 ? std::string(frame::hello_accepted) : std::string(1, '\2'));
+            continue;
+        }
+        auto rq = frame::parse_request(payload, version);
+        if (!rq) return 1;
+        before_answer(rq->op, rq->input);
+        // An early answer is judged on what was read: a prefix of the input.
+        const RefAnswer a = reference_answer(static_cast<Op>(rq->op), rq->input);
+        const std::string reply = frame::response_prefix(version, rq->number, a.accept ? frame::accept : frame::reject) + answer_payload(a);
+        frame::write_frame(stdout, reply);
+        if (early) {
+            std::string rest(size - first_part, '\0');
+            if (std::fread(rest.data(), 1, rest.size(), stdin) != rest.size()) return 1;
+        }
+        ++answered;
+        static std::string kept_reply;
+        if (mode == "late-duplicate" && answered == n_arg) kept_reply = reply;
+        if (mode == "late-duplicate" && answered == n_arg + 1) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(30));
+            frame::write_frame(stdout, kept_reply);
+        }
+        if (mode == "exit-after" && answered == n_arg) return 0;
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: ond_hostile_adapter MODE [N] serve|decode|encode|stream\n");
+        return 2;
+    }
+    mode = argv[1];
+    int at = 2;
+    if (argc > 3) n_arg = std::atol(argv[at++]);
+    const std::string op = argv[at];
+    if (mode == "helper") start_helper();
+    if (mode == "reserve") {
+        void* p = ::mmap(nullptr, std::size_t{8} << 30, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) {
+            std::fprintf(stderr, "cannot reserve 8 GiB of address space\n");
+            return 3;
+        }
+    }
+    if (op == "serve") return serve();
+    const char code = op == "decode" ? 'D' : op == "encode" ? 'E' : op == "stream" ? 'S' : 0;
+    if (!code) return 2;
+    const std::string input((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    before_answer(code, input);
+    RefAnswer a = reference_answer(static_cast<Op>(code), input);
+    std::fwrite(a.out.data(), 1, a.out.size(), stdout);
+    std::fflush(stdout);
+    if (a.accept) return 0;
+    std::fprintf(stderr, "error: %s\n", a.code.c_str());
+    return 1;
+}
