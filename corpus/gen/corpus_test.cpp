@@ -152,7 +152,7 @@ TEST(Generator, RegressionsWriteAndCheck) {
     const fs::path exp = temp_dir("export");
     EXPECT_EQ(run_corpus({"corpus", "--corpus", out.string(), "export", exp.string()}), 0);
     const std::string version = slurp(exp / "VERSION");
-    EXPECT_EQ(version.rfind("format_version 1\ncorpus_version 2.0.0\n", 0), 0u);
+    EXPECT_EQ(version.rfind("format_version 1\ncorpus_version 3.0.0\n", 0), 0u);
     EXPECT_NE(version.find(sha256_hex(slurp(out / "manifest.json")) + "  manifest.json\n"), std::string::npos);
     EXPECT_EQ(slurp(exp / "regressions" / "head-crash.ondc"), std::string(bad.begin(), bad.end()));
     EXPECT_EQ(run_corpus({"corpus", "--corpus", out.string(), "list", "--verdict", "impl"}), 0);
@@ -260,14 +260,49 @@ TEST(Generator, ImplCasesCarryIfAcceptedFiles) {
         const std::string ext = kind == "decode" ? ".if-accepted.json" : kind == "stream" ? ".if-accepted.jsonl" : ".if-accepted.ondc";
         EXPECT_EQ(path, "cases/" + c.at("id").get<std::string>() + ext);
     }
-    EXPECT_EQ(impl, 34);
+    EXPECT_EQ(impl, 37);
     // A NaN score survives as its bit pattern; the skipped section leaves the document as it was.
     EXPECT_NE(t.at("cases/impl/categories/score-nan.if-accepted.json").find(R"("score": {"f32bits": 2143289344})"),
               std::string::npos);
     EXPECT_EQ(t.at("cases/impl/section/records-in-ondc.if-accepted.json"), t.at("cases/valid/section/all-sections.json"));
-    // The n = 0 section 4 is non-canonical, and the writer leaves it out.
-    EXPECT_TRUE(t.count("cases/noncanonical/entities/annotated-none-no-tokens.ondc"));
-    EXPECT_FALSE(t.count("cases/valid/entities/annotated-none-no-tokens.ondc"));
+    // Revision 2: a section 4 without tokens and a section 7 without groups are implementation-
+    // defined (R22, R24), and the writer leaves both out.
+    EXPECT_TRUE(t.count("cases/impl/entities/annotated-none-no-tokens.ondc"));
+    EXPECT_FALSE(t.count("cases/noncanonical/entities/annotated-none-no-tokens.ondc"));
+    EXPECT_TRUE(t.count("cases/impl/spans/zero-groups.if-accepted.json"));
+    EXPECT_FALSE(t.count("cases/noncanonical/spans/zero-groups.ondc"));
     const std::string none = t.at("cases/encode/encode/no-section-4-without-tokens.ondc");
     EXPECT_EQ(none.size(), 12u + 6 + 6 + 7u);  // header, table (count 0), text (encoding only), tokens (n 0, mode 0)
 }
+
+namespace ond::corpus {
+namespace {
+
+// R9: sections 6 and 7 of a record may be skipped or read as the record's own; the manifest lists
+// the second content in `if_accepted_also`, and the manifest reader gives both.
+TEST(Generator, RecordExtrasListBothContents) {
+    gen::Tree t;
+    try {
+        t = gen::generate(gen::all_cases(), OND_CORPUS_SOURCE_DIR);
+    } catch (const gen::GenError& e) {
+        FAIL() << e.what();
+    }
+    const auto m = nlohmann::json::parse(t.at("manifest.json"));
+    int with_also = 0;
+    for (const auto& c : m.at("cases")) {
+        if (!c.contains("if_accepted_also")) continue;
+        ++with_also;
+        const std::string id = c.at("id");
+        EXPECT_TRUE(id == "impl/bin/section-6-in-record" || id == "impl/bin/section-7-in-record") << id;
+        ASSERT_EQ(c.at("if_accepted_also").size(), 1u);
+        const std::string also = c.at("if_accepted_also")[0];
+        EXPECT_EQ(also, "cases/" + id + ".if-accepted-2.json");
+        EXPECT_EQ(c.at("sha256").at(also), sha256_hex(t.at(also)));
+        EXPECT_NE(t.at(also), t.at(c.at("if_accepted").get<std::string>()));
+        EXPECT_NE(t.at(also).find(R"("extra")"), std::string::npos) << also;
+    }
+    EXPECT_EQ(with_also, 2);
+}
+
+}  // namespace
+}  // namespace ond::corpus
