@@ -1,6 +1,8 @@
 // Tests of the generator's pieces: the raw writer, SHA-256, regressions, check and export.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -302,6 +304,34 @@ TEST(Generator, RecordExtrasListBothContents) {
         EXPECT_NE(t.at(also).find(R"("extra")"), std::string::npos) << also;
     }
     EXPECT_EQ(with_also, 2);
+}
+
+}  // namespace
+}  // namespace ond::corpus
+
+namespace ond::corpus {
+namespace {
+
+// The manifest reader takes more than one acceptable content either as `if_accepted_also` or as
+// an `if_accepted` array (its first entry the if-accepted file), and still a plain string.
+TEST(Manifest, ReadsEveryAcceptableContent) {
+    const fs::path dir = fs::temp_directory_path() / ("ond-manifest-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "manifest.json") << R"({"corpus_version": "3.0.0", "format_version": 1, "cases": [
+        {"id": "impl/a", "kind": "decode", "verdict": "impl", "input": "a.ondc", "if_accepted": "a.json",
+         "if_accepted_also": ["a-2.json", "a-3.json"]},
+        {"id": "impl/b", "kind": "decode", "verdict": "impl", "input": "b.ondc", "if_accepted": ["b.json", "b-2.json"]},
+        {"id": "impl/c", "kind": "decode", "verdict": "impl", "input": "c.ondc", "if_accepted": "c.json"}]})";
+    const Manifest m = Manifest::read(dir.string());
+    fs::remove_all(dir);
+    ASSERT_TRUE(m.problems.empty());
+    ASSERT_EQ(m.cases.size(), 3u);
+    EXPECT_EQ(m.cases[0].if_accepted, "a.json");
+    EXPECT_EQ(m.cases[0].if_accepted_also, (std::vector<std::string>{"a-2.json", "a-3.json"}));
+    EXPECT_EQ(m.cases[1].if_accepted, "b.json");
+    EXPECT_EQ(m.cases[1].if_accepted_also, (std::vector<std::string>{"b-2.json"}));
+    EXPECT_EQ(m.cases[2].if_accepted, "c.json");
+    EXPECT_TRUE(m.cases[2].if_accepted_also.empty());
 }
 
 }  // namespace
