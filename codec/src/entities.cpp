@@ -45,6 +45,12 @@ void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t 
                           ", conf " + describe_float(conf));
         prev_end = end;
     }
+    // R22: with no tokens, "present only when entity annotation is set" cannot hold. Checked once
+    // the section is read and otherwise sound, so an invalid section is never reported as this
+    // one: bytes left over are section.trailing-bytes, and an entity there ends past the last
+    // token (entities.out-of-range; with that check switched off, still that fault alone).
+    if (OND_CHECK(Errc::entities_without_tokens, n == 0 && count == 0 && sec.empty()))
+        fail(Errc::entities_without_tokens, count_offset, "a document without tokens has an entities section (section 4)");
 }
 
 #define OND_INSTANTIATE(M) \

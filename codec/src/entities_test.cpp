@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "check_switch.hpp"
 #include "test_support.hpp"
 
 namespace ond {
@@ -73,23 +74,43 @@ TEST(Entities, R22_CountZeroIsAnnotatedWithNoEntities) {
     EXPECT_TRUE(c.docs[0].ents.empty());
 }
 
-TEST(Entities, R22_CountZeroWithoutTokensIsValidNonCanonical) {
-    // No token can carry an entity tag, so the canonical writer leaves section 4 out (W2): the
-    // bytes are accepted (read as annotated, no entities) and re-encode without the section.
+TEST(Entities, R22_SectionWithoutTokensIsImplementationDefined) {
+    // No token can carry an entity tag, so "present only when entity annotation is set" cannot
+    // hold: the reference refuses the section (revision 2), at its count.
     EntDoc e({}, 0);
+    EXPECT_TRUE(Rejects(e.bytes(), "entities.without-tokens", e.ents_at));
+    EXPECT_EQ(error_info(Errc::entities_without_tokens).verdict, ErrorVerdict::implementation_defined);
+    // Relaxed, it reads as an accepting reader does: annotated, no entities; the writer leaves
+    // the section out again (W2).
+    detail::RelaxedChecks relaxed{Errc::entities_without_tokens};
     Container k = Accept(e.bytes());
     EXPECT_TRUE(k.docs[0].has_ents);
     EXPECT_TRUE(k.docs[0].ents.empty());
-    const std::vector<std::uint8_t> again = Encode(k);
-    EXPECT_NE(again, e.bytes());
     Ctr canonical;  // no section 4, and the table loses the strings nothing uses
     canonical.add(1, strings_content({}));
     canonical.add(2, text_content("Hello big world"));
     canonical.add(3, tokens_content({}));
-    EXPECT_TRUE(SameBytes(again, canonical.build()));
-    Container back = Accept(again);
-    EXPECT_FALSE(back.docs[0].has_ents);
-    EXPECT_TRUE(same_content(back, k));
+    EXPECT_TRUE(SameBytes(Encode(k), canonical.build()));
+}
+
+TEST(Entities, R22_WithoutTokensInvalidFaultsComeFirst) {
+    // An entity in a document without tokens ends past the last token: invalid, whatever the
+    // section's presence; bytes after a count of 0 are the section's trailing bytes.
+    EntDoc one({{0, 1, 1, 0.5f}}, 0);
+    EXPECT_TRUE(Rejects(one.bytes(), "entities.out-of-range", one.gap(0)));
+    Ctr c;
+    c.add(1, strings_content({}));
+    c.add(2, text_content("Hello"));
+    c.add(3, tokens_content({}));
+    const std::size_t at = c.add(4, B{}.varint(0).u8(7));
+    EXPECT_TRUE(Rejects(c.build(), "section.trailing-bytes", at + 1));
+}
+
+TEST(Entities, R22_RelaxingOtherChecksKeepsThisOne) {
+    EntDoc e({}, 0);
+    detail::RelaxedChecks relaxed{Errc::spans_no_groups, Errc::section_misplaced};
+    EXPECT_TRUE(Rejects(e.bytes(), "entities.without-tokens", e.ents_at));
+    EXPECT_THROW(detail::RelaxedChecks({Errc::entities_out_of_range}), std::invalid_argument);
 }
 
 TEST(Entities, R22_CountAboveBytesOverSeven) {

@@ -146,7 +146,11 @@ public:
             check_missing(f.id, f.offset);
             content = section_content(body, f);
             const bool misplaced = f.id >= 1 && f.id <= 7 && !(rules_.known & bit(f.id));
-            const bool defined = f.id >= 1 && f.id <= 7 && !misplaced;  // misplaced: only with the check off
+            // A relaxed reading (check_switch.hpp) may read sections 6 and 7 of a record as the
+            // document's categories and span groups, as R9 allows; else a relaxed one is skipped.
+            const bool read_extra = misplaced && place_ == Place::record && (f.id == 6 || f.id == 7) &&
+                                    RelaxedChecks::reads_record_extras();
+            const bool defined = f.id >= 1 && f.id <= 7 && (!misplaced || read_extra);  // misplaced: only when let through
             if (OND_CHECK(Errc::section_misplaced, misplaced))
                 fail(Errc::section_misplaced, f.offset,
                      "section " + std::to_string(f.id) + " (" + section_name(f.id) + ") does not belong in " +

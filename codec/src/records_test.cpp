@@ -1,6 +1,7 @@
 // ONDB bins: section 5 and its records (R9-R11 for records, R13 against the shared table).
 #include <gtest/gtest.h>
 
+#include "check_switch.hpp"
 #include "test_support.hpp"
 
 namespace ond {
@@ -157,6 +158,45 @@ TEST(Records, R9_UnknownSectionInsideARecordIsSkipped) {
     EXPECT_EQ(c.docs[0].text, "Hi");
     Bin canon({}, Records({record_body("Hi", {{0, 2}})}).content);
     EXPECT_TRUE(SameBytes(Encode(c), canon.bytes()));
+}
+
+TEST(Records, R9_CategoriesInARecordRelaxedAreSkippedOrRead) {
+    // Section 6 in a record: the reference refuses it; relaxed, it is skipped, or (R9's other
+    // reading) read as the record's categories.
+    B body = record_body("Hi", {{0, 2}});
+    body.section(6, categories_content({{1, 0.25f}}));
+    Records r({body});
+    Bin b({"topic"}, r.content);
+    const auto refused = catch_error([&] { (void)decode(view(b.bytes())); });
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->code, "section.misplaced");
+    {
+        detail::RelaxedChecks skip{Errc::section_misplaced};
+        Container c = Accept(b.bytes());
+        EXPECT_FALSE(c.docs[0].has_cats);
+        EXPECT_TRUE(c.docs[0].cats.empty());
+    }
+    detail::RelaxedChecks read{{Errc::section_misplaced}, true};
+    Container c = Accept(b.bytes());
+    ASSERT_TRUE(c.docs[0].has_cats);
+    ASSERT_EQ(c.docs[0].cats.size(), 1u);
+    EXPECT_EQ(c.strings.view(c.docs[0].cats[0].label), "topic");
+    EXPECT_EQ(c.docs[0].cats[0].score, 0.25f);
+}
+
+TEST(Records, R9_ReadingRecordExtrasNeedsTheCheckRelaxed) {
+    B body = record_body("Hi", {{0, 2}});
+    body.section(7, span_groups_content({{1, {}}}));
+    Records r({body});
+    Bin b({"g"}, r.content);
+    detail::RelaxedChecks extras_only{std::vector<Errc>{}, true};
+    const auto refused = catch_error([&] { (void)decode(view(b.bytes())); });
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->code, "section.misplaced");
+    detail::RelaxedChecks read{{Errc::section_misplaced}, true};
+    Container c = Accept(b.bytes());
+    ASSERT_EQ(c.docs[0].spans.size(), 1u);
+    EXPECT_EQ(c.strings.view(c.docs[0].spans[0].name), "g");
 }
 
 TEST(Records, R8_SectionLengthPastTheRecordEnd) {

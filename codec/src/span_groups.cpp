@@ -18,6 +18,10 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
              std::to_string(groups) + " span groups need at least " + detail::count_of(2ull * groups, "byte", "bytes") +
                  ", but the section has " + std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(groups_offset, sec.offset() - groups_offset, "spans.groups", std::to_string(groups));
+    // R24: section 7 is "present only when a document has a span group". Bytes after a count of
+    // 0 are section.trailing-bytes (invalid), reported instead of this.
+    if (OND_CHECK(Errc::spans_no_groups, groups == 0 && sec.empty()))
+        fail(Errc::spans_no_groups, groups_offset, "a span-groups section (section 7) with no groups");
     std::unordered_set<std::string> names;
     std::string value;
     for (std::uint32_t g = 0; g < groups; ++g) {

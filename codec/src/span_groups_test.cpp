@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "check_switch.hpp"
 #include "test_support.hpp"
 
 namespace ond {
@@ -76,16 +77,52 @@ TEST(SpanGroups, R24_SpansKeepTheirWrittenOrder) {
     EXPECT_EQ(s[2].start, 0u);
 }
 
-TEST(SpanGroups, R24_ZeroGroupsIsNonCanonical) {
+TEST(SpanGroups, R24_ZeroGroupsIsImplementationDefined) {
+    // "Present only when a document has a span group": a section 7 with no groups contradicts it
+    // (revision 2). The reference refuses it at the group count.
     SpanDoc d({});
+    EXPECT_TRUE(Rejects(d.bytes(), "spans.no-groups", d.at));
+    EXPECT_EQ(error_info(Errc::spans_no_groups).verdict, ErrorVerdict::implementation_defined);
+    // Relaxed: no span groups, and the writer leaves section 7 out.
+    detail::RelaxedChecks relaxed{Errc::spans_no_groups};
     Container c = Accept(d.bytes());
     EXPECT_TRUE(c.docs[0].spans.empty());
-    // The writer leaves section 7 out when there is no group.
     Ctr canon;
     canon.add(1, strings_content({}));
     canon.add(2, text_content("Hello big world"));
     canon.add(3, tokens_content({{0, 5}, {1, 3}, {1, 5}}));
     EXPECT_TRUE(SameBytes(Encode(c), canon.build()));
+}
+
+TEST(SpanGroups, R24_ZeroGroupsWithBytesLeftIsTrailingBytes) {
+    HelloOndc h({"sc"});
+    const std::size_t at = h.c.add(7, B{}.varint(0).u8(1));
+    EXPECT_TRUE(Rejects(h.c.build(), "section.trailing-bytes", at + 1));
+}
+
+TEST(SpanGroups, R24_DuplicateNamesRelaxedReadAndWrittenAsTheyAre) {
+    SpanDoc d(std::vector<Grp>{{1, {}}, {1, {}}});
+    EXPECT_TRUE(Rejects(d.bytes(), "spans.duplicate-group-name", d.name[1]));
+    Container c;
+    {
+        detail::RelaxedChecks relaxed{Errc::spans_duplicate_group_name};
+        c = Accept(d.bytes());
+    }
+    ASSERT_EQ(c.docs[0].spans.size(), 2u);
+    EXPECT_EQ(c.docs[0].spans[0].name, c.docs[0].spans[1].name);
+    EXPECT_TRUE(Refuses(c, "content.duplicate-group", "doc.spans[1].name"));
+    std::vector<std::uint8_t> bytes;
+    {
+        detail::RelaxedChecks writes{Errc::content_duplicate_group};
+        bytes = Encode(c);  // the content as it is
+    }
+    const auto got = catch_error([&] { (void)decode(view(bytes)); });
+    ASSERT_TRUE(got);
+    EXPECT_EQ(got->code, "spans.duplicate-group-name");
+    detail::RelaxedChecks reads{Errc::spans_duplicate_group_name};
+    EXPECT_TRUE(same_content(Accept(bytes), c));
+    EXPECT_EQ(detail::reader_check_of(Errc::content_duplicate_group), Errc::spans_duplicate_group_name);
+    EXPECT_EQ(detail::reader_check_of(Errc::content_span_empty), std::nullopt);
 }
 
 TEST(SpanGroups, R24_GroupCountAboveBytesOverTwo) {

@@ -171,7 +171,7 @@ public:
             auto cp = [&](const char* field) { return path(di) + ".cats[" + std::to_string(i) + "]" + field; };
             std::string_view v = label(d.cats[i].label, [&] { return cp(".label"); });
             if (!seen.insert(v).second) refuse(Errc::content_duplicate_category, cp(".label"), "a category label is repeated");
-            if (!detail::confidence_ok(d.cats[i].score))
+            if (OND_CHECK(Errc::content_score_out_of_range, !detail::confidence_ok(d.cats[i].score)))  // relaxable: R4
                 refuse(Errc::content_score_out_of_range, cp(".score"), "a category score must be in [0, 1]");
         }
         seen.clear();
@@ -179,7 +179,8 @@ public:
             const SpanGroupSlice sg = d.spans[g];
             auto gp = [&] { return path(di) + ".spans[" + std::to_string(g) + "]"; };
             std::string_view v = label(sg.name, [&] { return gp() + ".name"; });
-            if (!seen.insert(v).second) refuse(Errc::content_duplicate_group, gp() + ".name", "a span group name is repeated");
+            if (OND_CHECK(Errc::content_duplicate_group, !seen.insert(v).second))  // relaxable: R24
+                refuse(Errc::content_duplicate_group, gp() + ".name", "a span group name is repeated");
             for (std::size_t i = 0; i < sg.spans.size(); ++i) {
                 const Span& s = sg.spans[i];
                 auto sp = [&](const char* field) { return gp() + ".spans[" + std::to_string(i) + "]" + field; };

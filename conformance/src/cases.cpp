@@ -130,6 +130,10 @@ Corpus load_corpus(const std::string& dir) {
             // JSON (decode), JSON lines (stream) or bytes (encode).
             if (!mc.if_accepted.empty())
                 k.if_accepted = m.read_checked(mc, mc.if_accepted, c.problems), k.if_accepted_path = mc.if_accepted;
+            for (const std::string& also : mc.if_accepted_also) {
+                k.if_accepted_also.push_back(m.read_checked(mc, also, c.problems));
+                k.if_accepted_also_paths.push_back(also);
+            }
             // The reference's choice: implementation-defined cases that name an error are
             // rejected (their `expected` is then what a lenient reader would produce).
             k.expect_accept = k.verdict != CaseVerdict::invalid && k.error.empty();

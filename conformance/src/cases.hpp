@@ -43,6 +43,10 @@ struct Case {
     std::string input;                  // bytes (decode, stream) or content JSON (encode)
     std::optional<std::string> expected;  // decode: content JSON; stream: JSON lines; encode: bytes
     std::optional<std::string> if_accepted;  // the if-accepted file's bytes (impl cases)
+    // Other contents as acceptable as `if_accepted` (the manifest's if_accepted_also: R9's reading
+    // of sections 6 and 7 in a record) and their paths.
+    std::vector<std::string> if_accepted_also;
+    std::vector<std::string> if_accepted_also_paths;
     std::string error;                  // expected error code, "" if none
     bool canonical = false;
     bool expect_accept = true;          // what the reference does (and so what strict demands)

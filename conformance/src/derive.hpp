@@ -21,4 +21,11 @@ struct DeriveOptions {
 //  - huge declared counts and lengths: same verdict as the reference, peak RSS held to the bound.
 std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOptions& opt);
 
+// For a decode case the reference rejects with an implementation-defined code (c.error): the
+// content a reader that accepts must give, read by the reference with that check relaxed (and
+// any implementation-defined check behind it) into c.if_accepted, with sections 6 and 7 of a
+// record read as the record's own into c.if_accepted_also when that differs. When the relaxed
+// reading meets an invalid fault, the case becomes invalid: every reader must reject it.
+void derive_if_accepted(Case& c);
+
 }  // namespace ond::conformance

@@ -9,7 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include "derive.hpp"
+#include "ond/content_json.hpp"
 #include "test_conform_run.hpp"
+#include "test_support.hpp"
 #include "escape.hpp"
 #include "process.hpp"
 #include "sanitizer_build.hpp"
@@ -289,6 +292,67 @@ TEST(Hostile, PerCaseStartIsCheap) {
     RecordProperty("per_case_ms", std::to_string(ms));  // informative: timings are measured in bench/
     EXPECT_LT(peak, 128 * 1024) << "the testee's peak includes the runner's " << (big >> 20) << " MiB";
     EXPECT_NE(ballast[big - 4096], 1);  // keeps the ballast alive
+}
+
+// D2: derived mutations the reference refuses as implementation-defined carry their if-accepted
+// content (the reference's reading with that check relaxed), so an adapter that "accepts" them
+// with garbage fails; before, such an answer passed as informational.
+TEST(Hostile, AcceptingDerivedImplementationDefinedCasesWithGarbageFails) {
+    const std::string corpus = std::string(OND_SOURCE_DIR) + "/corpus";
+    if (!fs::exists(corpus + "/manifest.json")) GTEST_SKIP() << "corpus/manifest.json has not been generated";
+    ConformRun r = conform({"--corpus", corpus, "--decoder", with_fault("impl-not-json", "decode"), "--filter", "derived/mutation/*",
+                            "--seed", "1", "--max-derived", "500"},
+                           false);
+    EXPECT_EQ(r.code, 1);
+    int refused = 0, impl = 0;  // by the reference (all implementation-defined: the adapter accepts only those)
+    for (const auto& c : r.results["cases"]) {
+        if (c["answer"] != "accept" || c["expected_error"].is_null() || c["expected_error"] == "") continue;
+        ++refused;
+        EXPECT_EQ(c["status"], "fail") << c.dump();
+        // Still implementation-defined after the relaxed reading: the garbage is not content JSON.
+        if (c["verdict"] != "impl") continue;
+        ++impl;
+        EXPECT_TRUE(r.has_finding(c["id"], "required", "output")) << c.dump();
+    }
+    EXPECT_GT(refused, 0) << "no derived mutation is implementation-defined under this seed";
+    EXPECT_GT(impl, 0);
+}
+
+// derive_if_accepted: the relaxed reading, through every implementation-defined point of the
+// input; a rule every reader keeps behind them makes the case invalid.
+TEST(Hostile, DerivedIfAcceptedContentIsTheRelaxedReading) {
+    using namespace ond::test;
+    Ctr one;
+    one.add(1, strings_content({}));
+    one.add(2, text_content("Hi"));
+    one.add(3, tokens_content({}));
+    one.add(4, B{}.varint(0));  // R22: a section 4 without tokens
+    one.add(7, B{}.varint(0));  // R24: no groups
+    const std::vector<std::uint8_t> b = one.build();
+    Case c;
+    c.input.assign(b.begin(), b.end());
+    c.verdict = CaseVerdict::impl;
+    c.error = "entities.without-tokens";
+    derive_if_accepted(c);
+    EXPECT_EQ(c.verdict, CaseVerdict::impl);
+    ASSERT_TRUE(c.if_accepted);
+    EXPECT_FALSE(json::compare_content(
+        R"({"format":"ONDC","crc":false,"doc":{"text":"Hi","tokens":[],"ents":[],"cats":null,"spans":[]}})", *c.if_accepted))
+        << *c.if_accepted;
+    Ctr two;
+    two.add(1, strings_content({}));
+    two.add(2, text_content("Hi"));
+    two.add(3, tokens_content({}));
+    two.add(4, B{}.varint(0));
+    two.add(7, B{}.varint(1).varint(0).varint(0));  // a group name of index 0: invalid
+    const std::vector<std::uint8_t> b2 = two.build();
+    Case d;
+    d.input.assign(b2.begin(), b2.end());
+    d.verdict = CaseVerdict::impl;
+    d.error = "entities.without-tokens";
+    derive_if_accepted(d);
+    EXPECT_EQ(d.verdict, CaseVerdict::invalid);
+    EXPECT_FALSE(d.if_accepted);
 }
 
 }  // namespace

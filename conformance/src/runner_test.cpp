@@ -2,6 +2,7 @@
 // faulty adapter is reported as failing on the right case, at the right level.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -510,6 +511,115 @@ TEST(Golden, ReferencePassesTheGoldenCorpus) {
     EXPECT_EQ(r.code, 0) << r.out;
     EXPECT_EQ(r.results["summary"]["failed"], 0);
     EXPECT_EQ(r.results["summary"]["uncovered_rules"], 0);
+}
+
+// ---- Rulings, revision 2 (over the golden corpus's implementation-defined cases) ----
+
+ConformRun golden(std::vector<std::string> args) {
+    args.insert(args.begin(), {"--corpus", std::string(OND_SOURCE_DIR) + "/corpus", "--no-derived"});
+    return conform(args, false);
+}
+
+const std::vector<std::string> empty_section_cases = {"impl/entities/annotated-none-no-tokens", "impl/spans/zero-groups",
+                                                      "impl/bin/entities-in-record-without-tokens"};
+
+// R22 and R24: a reader that accepts a section 4 without tokens (ents [] or null) or a section 7
+// without groups passes under the default profile, as does one that rejects them; strict wants
+// the reference's rejection.
+TEST(Rulings, EmptySectionsPassAcceptedOrRejected) {
+    if (!have_golden_corpus()) GTEST_SKIP() << "corpus/manifest.json has not been generated";
+    const std::vector<std::string> filter = {"--filter", "impl/entities/*", "--filter", "impl/spans/zero-groups", "--filter",
+                                             "impl/bin/entities-in-record-*"};
+    auto run = [&](const std::string& decoder, bool strict) {
+        std::vector<std::string> args = {"--decoder", decoder};
+        args.insert(args.end(), filter.begin(), filter.end());
+        if (strict) args.insert(args.end(), {"--profile", "strict"});
+        return golden(args);
+    };
+    for (const std::string fault : {"accept-empty-sections", "accept-empty-sections-null"}) {
+        ConformRun spec = run(with_fault(fault, "decode"), false);
+        EXPECT_EQ(spec.code, 0) << fault << "\n" << spec.out;
+        for (const auto& id : empty_section_cases) {
+            EXPECT_EQ(spec.result(id)["status"], "info") << fault << " " << id;
+            EXPECT_EQ(spec.result(id)["answer"], "accept") << fault << " " << id;
+        }
+        expect_consistent_last_line(spec);
+        ConformRun strict = run(with_fault(fault, "decode"), true);
+        EXPECT_EQ(strict.code, 1) << fault;
+        auto failed = strict.failed_ids();
+        std::sort(failed.begin(), failed.end());
+        auto want = empty_section_cases;
+        std::sort(want.begin(), want.end());
+        EXPECT_EQ(failed, want) << fault;
+    }
+    for (bool strict : {false, true}) {
+        ConformRun clean = run(adapter + " decode", strict);
+        EXPECT_EQ(clean.code, 0) << clean.out;
+        for (const auto& id : empty_section_cases) {
+            EXPECT_EQ(clean.result(id)["status"], "pass") << id;
+            EXPECT_EQ(clean.result(id)["answer"], "reject") << id;
+        }
+    }
+}
+
+// R9: sections 6 and 7 in a record may be skipped or read as the record's own; both pass.
+TEST(Rulings, RecordExtrasPassSkippedOrRead) {
+    if (!have_golden_corpus()) GTEST_SKIP() << "corpus/manifest.json has not been generated";
+    for (const std::string fault : {"skip-record-extras", "read-record-extras"}) {
+        ConformRun r = golden({"--decoder", with_fault(fault, "decode"), "--filter", "impl/bin/section-*-in-record"});
+        EXPECT_EQ(r.code, 0) << fault << "\n" << r.out;
+        for (const char* id : {"impl/bin/section-1-in-record", "impl/bin/section-5-in-record", "impl/bin/section-6-in-record",
+                               "impl/bin/section-7-in-record"}) {
+            EXPECT_EQ(r.result(id)["status"], "info") << fault << " " << id;
+            EXPECT_EQ(r.result(id)["answer"], "accept") << fault << " " << id;
+        }
+    }
+}
+
+// Encoding implementation-defined content: a writer that writes it is judged like any encoder
+// (read back with the one check relaxed). An allowed table order or varint width is only a
+// recommended finding; output that reads back to other content fails.
+TEST(Rulings, WritersOfImplementationDefinedContent) {
+    if (!have_golden_corpus()) GTEST_SKIP() << "corpus/manifest.json has not been generated";
+    auto run = [](const std::string& fault) { return golden({"--encoder", with_fault(fault, "encode"), "--filter", "encode-impl/*"}); };
+    auto rule_findings = [](const ConformRun& r, const std::string& level) {
+        std::vector<std::string> out;
+        for (const auto& c : r.results["cases"])
+            for (const auto& f : c["findings"])
+                if (f["level"] == level) out.push_back(f["message"]);
+        return out;
+    };
+    ConformRun exact = run("write-impl");
+    EXPECT_EQ(exact.code, 0) << exact.out;
+    EXPECT_EQ(exact.results["summary"]["informational"], 5);
+    EXPECT_TRUE(rule_findings(exact, "recommended").empty());
+
+    ConformRun order = run("write-impl-token-order");
+    EXPECT_EQ(order.code, 0) << order.out;
+    EXPECT_EQ(order.results["summary"]["informational"], 5);
+    EXPECT_TRUE(rule_findings(order, "required").empty());
+    EXPECT_TRUE(order.has_finding("encode-impl/encode/group-duplicate", "recommended", "canonical-writer"));
+    for (const std::string& m : rule_findings(order, "recommended"))
+        EXPECT_NE(m.find("writer rule W3-canonical (recommended)"), std::string::npos) << m;
+
+    ConformRun wide = run("write-impl-varint5");
+    EXPECT_EQ(wide.code, 0) << wide.out;
+    const auto wide_rec = rule_findings(wide, "recommended");
+    EXPECT_EQ(wide_rec.size(), 5u);
+    for (const std::string& m : wide_rec) EXPECT_NE(m.find("writer rule W1-varint (recommended)"), std::string::npos) << m;
+
+    ConformRun lossy = run("write-impl-lossy");
+    EXPECT_EQ(lossy.code, 1);
+    EXPECT_EQ(lossy.failed_ids().size(), 5u);
+    EXPECT_TRUE(lossy.has_finding("encode-impl/encode/group-duplicate", "required", "content"));
+    const std::string msg = lossy.result("encode-impl/encode/category-score-above-one")["findings"][1]["message"];
+    EXPECT_NE(msg.find("read back with categories.score-out-of-range relaxed to other content"), std::string::npos) << msg;
+
+    // Under strict only the refusing writer (the clean adapter) passes.
+    ConformRun strict = golden({"--encoder", with_fault("write-impl", "encode"), "--filter", "encode-impl/*", "--profile", "strict"});
+    EXPECT_EQ(strict.code, 1);
+    ConformRun clean = golden({"--encoder", adapter + " encode", "--filter", "encode-impl/*", "--profile", "strict"});
+    EXPECT_EQ(clean.code, 0) << clean.out;
 }
 
 }  // namespace

@@ -31,6 +31,22 @@
 //   loud-crash          exits 3 after a first stderr line, 300 lines of stack and a last line
 //   bom-text            decodes with a U+FEFF before the text
 //   always-crash        dies of SIGSEGV on every input
+//
+// Implementation-defined points (the rulings' if-accepted readings; each passes under the default
+// profile, and only the clean adapter passes under --profile strict):
+//   accept-empty-sections       accepts a section 4 without tokens (ents []) and a section 7
+//                               with zero groups (no groups) (R22, R24)
+//   accept-empty-sections-null  the same, giving ents as null for a document without tokens
+//   skip-record-extras          accepts known sections in the wrong place, skipping them (R9)
+//   read-record-extras          the same, but reads sections 6 and 7 of a record as the
+//                               record's categories and span groups (R9's other reading)
+//   impl-not-json               accepts every input the reference refuses as implementation-
+//                               defined, answering `this is not JSON at all` (hostile)
+//   write-impl                  (encode) writes implementation-defined content (scores outside
+//                               [0, 1], repeated group names) as it is, canonically
+//   write-impl-token-order      the same, with the string table numbered token by token
+//   write-impl-varint5          the same, with the string count in a 5-byte varint
+//   write-impl-lossy            the same, but clamps scores and drops the last of several groups
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -40,6 +56,7 @@
 #include <ctime>
 #include <thread>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -48,9 +65,11 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "check_switch.hpp"
 #include "framing.hpp"
 #include "transport/frame.hpp"
 #include "ond/content_json.hpp"
@@ -181,12 +200,27 @@ std::string lossy(const std::string& json_text) {
     return j.dump();
 }
 
+// The implementation-defined checks a decode fault lets through, and whether sections 6 and 7
+// of a record are read as the record's own.
+std::vector<ond::Errc> relaxed_reading(bool& record_extras) {
+    record_extras = fault == "read-record-extras";
+    if (fault == "accept-empty-sections" || fault == "accept-empty-sections-null")
+        return {ond::Errc::entities_without_tokens, ond::Errc::spans_no_groups};
+    if (fault == "skip-record-extras" || fault == "read-record-extras") return {ond::Errc::section_misplaced};
+    return {};
+}
+
 Answer decode(std::string input) {
     maybe_planted_trouble(input);
     std::optional<float> kept_score;
+    bool record_extras = false;
+    const ond::detail::RelaxedChecks relax(relaxed_reading(record_extras), record_extras);
     for (int attempt = 0; attempt < 8; ++attempt) {
         try {
             auto c = ond::decode(ond::as_bytes(input.data(), input.size()));
+            if (fault == "accept-empty-sections-null")
+                for (std::size_t i = 0; i < c.docs.size(); ++i)
+                    if (c.docs[i].tokens.size() == 0) c.docs.edit(i, [](ond::Doc& d) { d.has_ents = false; });
             if (fault == "accept-impl") {
                 for (std::size_t i = 0; i < c.docs.size(); ++i)
                     c.docs.edit(i, [&](ond::Doc& d) {
@@ -222,6 +256,8 @@ Answer decode(std::string input) {
                 fix_crc(input);
                 continue;
             }
+            if (fault == "impl-not-json" && e.verdict() == ond::ErrorVerdict::implementation_defined)
+                return {0, "this is not JSON at all", {}};
             if (fault == "bad-utf8") return {1, {}, "x\xC0\x80y"};
             return {1, {}, fault == "wrong-code" ? "header.bad-magic" : std::string(e.code())};
         }
@@ -229,12 +265,123 @@ Answer decode(std::string input) {
     return {1, {}, "too.many-faults"};
 }
 
+// ---- writers of implementation-defined content ------------------------------------------------
+
+const std::vector<ond::Errc> impl_content = {ond::Errc::content_score_out_of_range, ond::Errc::content_duplicate_group};
+const std::vector<ond::Errc> impl_reading = {ond::Errc::categories_score_out_of_range, ond::Errc::spans_duplicate_group_name};
+
+// The content's string ids in token-by-token order of first use (the six attributes of token 0,
+// then of token 1, ...; then entity labels, category labels, group names and span labels).
+std::vector<ond::StringId> token_by_token_order(const ond::Container& c) {
+    std::vector<ond::StringId> order;
+    std::vector<bool> seen(c.strings.size(), false);
+    auto use = [&](ond::StringId id) {
+        if (id != 0 && id < seen.size() && !seen[id]) seen[id] = true, order.push_back(id);
+    };
+    for (const ond::DocSlice d : c.docs) {
+        for (std::size_t i = 0; i < d.tokens.size(); ++i)
+            for (const auto& col : d.tokens.attrs) use(col[i]);
+        for (const ond::Entity& e : d.ents) use(e.label);
+        for (const ond::Category& k : d.cats) use(k.label);
+        for (const ond::SpanGroupSlice g : d.spans) {
+            use(g.name);
+            for (const ond::Span& sp : g.spans) use(sp.label);
+        }
+    }
+    return order;
+}
+
+bool is_attribute_field(const std::string& name) {
+    for (const char* col : ond::token_column_names)
+        if (name.rfind(std::string("tokens.") + col + "[", 0) == 0) return true;
+    return false;
+}
+
+// Canonical bytes renumbered token by token: the table's entries reordered, every index rewritten.
+std::string renumber_token_by_token(const std::string& bytes) {
+    const ond::detail::RelaxedChecks relax(impl_reading);
+    const ond::Bytes in = ond::as_bytes(bytes.data(), bytes.size());
+    const ond::Container c = ond::decode(in);  // ids are table indexes
+    const std::vector<ond::StringId> order = token_by_token_order(c);
+    std::vector<std::uint32_t> renamed(c.strings.size(), 0);
+    for (std::size_t k = 0; k < order.size(); ++k) renamed[order[k]] = static_cast<std::uint32_t>(k + 1);
+    struct Edit {
+        std::uint64_t at;
+        std::size_t length;
+        std::string with;
+    };
+    std::vector<Edit> edits;
+    std::vector<std::string> entries(1);  // by old index
+    std::uint64_t table_at = 0, table_end = 0;
+    auto index_after = [&](std::uint64_t at, int skip) {  // the index after `skip` varints
+        std::size_t pos = static_cast<std::size_t>(at);
+        for (int k = 0; k < skip; ++k) pos += ond::framing::varint_size_at(bytes, pos);
+        std::uint32_t v = 0;
+        const std::size_t n = ond::framing::varint_size_at(bytes, pos, &v);
+        edits.push_back({pos, n, ond::framing::encode_varint(v < renamed.size() ? renamed[v] : v)});
+    };
+    ond::inspect(in, [&](const ond::InspectEvent& e) {
+        if (e.kind != ond::InspectEvent::Kind::field) return;
+        const std::string& n = e.name;
+        if (n == "strings.count") table_at = table_end = e.offset + e.length;
+        else if (n.rfind("strings[", 0) == 0) entries.push_back(bytes.substr(e.offset, e.length)), table_end = e.offset + e.length;
+        else if (is_attribute_field(n) || n.rfind("categories[", 0) == 0) index_after(e.offset, 0);
+        else if (n.rfind("entities[", 0) == 0) index_after(e.offset, 2);
+        else if (n.rfind("spans[", 0) == 0) index_after(e.offset, std::count(n.begin(), n.end(), '[') == 2 ? 2 : 0);
+    });
+    std::string table;
+    for (ond::StringId id : order) table += entries.at(id);
+    edits.push_back({table_at, static_cast<std::size_t>(table_end - table_at), table});
+    std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.at > b.at; });
+    auto l = ond::framing::Layout::parse(bytes);
+    if (!l) return bytes;
+    for (ond::framing::Section* leaf : l->leaves())
+        for (const Edit& e : edits)
+            if (e.at >= leaf->content_offset && e.at < leaf->content_offset + leaf->content.size())
+                leaf->content.replace(static_cast<std::size_t>(e.at - leaf->content_offset), e.length, e.with);
+    return l->serialize();
+}
+
+// The string count of section 1 in 5 bytes (an overlong LEB128 form every reader accepts, R1).
+std::string string_count_in_5_bytes(const std::string& bytes) {
+    auto l = ond::framing::Layout::parse(bytes);
+    if (!l) return bytes;
+    for (auto& sec : l->sections) {
+        std::uint32_t v = 0;
+        const std::size_t n = sec.id == 1 ? ond::framing::varint_size_at(sec.content, 0, &v) : 0;
+        if (n == 0) continue;
+        std::string wide;
+        for (int k = 0; k < 4; ++k) wide.push_back(static_cast<char>(0x80 | ((v >> (7 * k)) & 0x7F)));
+        wide.push_back(static_cast<char>(v >> 28));
+        sec.content.replace(0, n, wide);
+    }
+    return l->serialize();
+}
+
+// write-impl-lossy: scores clamped into [0, 1], and the last of several span groups dropped.
+void lose_impl_content(ond::Container& c) {
+    for (std::size_t i = 0; i < c.docs.size(); ++i)
+        c.docs.edit(i, [](ond::Doc& d) {
+            for (auto& cat : d.cats)
+                if (!(cat.score >= 0.0f && cat.score <= 1.0f)) cat.score = 1.0f;
+            if (d.spans.size() > 1) d.spans.pop_back();
+        });
+}
+
 Answer encode(const std::string& input) {
     ond::Container c;
     try {
         c = ond::json::from_json(input);
-        auto bytes = ond::encode(c);
+        const bool write_impl = fault.rfind("write-impl", 0) == 0;
+        if (fault == "write-impl-lossy") lose_impl_content(c);
+        std::vector<std::byte> bytes;
+        {
+            const ond::detail::RelaxedChecks relax(write_impl ? impl_content : std::vector<ond::Errc>{});
+            bytes = ond::encode(c);
+        }
         std::string out(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+        if (fault == "write-impl-token-order") out = renumber_token_by_token(out);
+        if (fault == "write-impl-varint5") out = string_count_in_5_bytes(out);
         if (fault == "noncanonical-table") {
             auto l = ond::framing::Layout::parse(out);
             if (l) {

@@ -1,5 +1,6 @@
 #include "writer_check.hpp"
 
+#include "check_switch.hpp"
 #include "escape.hpp"
 #include "ond/content_json.hpp"
 #include "writer_rules.hpp"
@@ -37,6 +38,32 @@ void add_writer_findings(std::string_view canonical, std::string_view got, Check
         r.findings.push_back({f.required ? Level::required : Level::recommended, check, escape_text(message, false)});
         if (!f.required) ++r.recommended_fail;
     }
+}
+
+void add_impl_writer_findings(const Case& c, std::string_view got, CaseResult& r) {
+    std::vector<Errc> relaxed;
+    if (const ErrorInfo* refusal = find_error(c.error))
+        if (auto check = detail::reader_check_of(refusal->errc)) relaxed.push_back(*check);
+    detail::RelaxedChecks relax(relaxed);
+    const std::string how = relaxed.empty() ? std::string() : " with " + std::string(error_info(relaxed[0]).code) + " relaxed";
+    const RefAnswer have = reference_decode(got);
+    if (!have.accept) {
+        r.findings.push_back({Level::required, Check::content,
+                              escape_text("the bytes written do not read back" + how + ": " + have.message, false)});
+        return;
+    }
+    std::optional<std::string> d;
+    try {
+        d = json::compare_content(c.input, have.out);
+    } catch (const json::JsonError& e) {
+        d = e.what();
+    }
+    if (d) {
+        r.findings.push_back({Level::required, Check::content,
+                              escape_text("the bytes written read back" + how + " to other content: " + *d, false)});
+        return;
+    }
+    if (c.if_accepted) add_writer_findings(*c.if_accepted, got, Check::canonical_writer, r);
 }
 
 void check_round_trip(const Case& c, const TesteeResult& decoded, Testee& testee, unsigned worker, std::size_t case_index,

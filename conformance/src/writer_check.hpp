@@ -13,6 +13,13 @@ namespace ond::conformance {
 // level, as `check`. Nothing when the bytes are equal.
 void add_writer_findings(std::string_view canonical, std::string_view got, Check check, CaseResult& r);
 
+// For an encode case of implementation-defined content (encode-impl) that the writer wrote:
+// `got` is read back by the reference with the one check that content meets relaxed (R4's score,
+// R24's repeated name: the if-accepted reading); bytes that do not read back to the case's
+// content, or that break a required writer rule, fail (required); bytes other than the
+// if-accepted ones are otherwise a recommended finding, like any encoder's.
+void add_impl_writer_findings(const Case& c, std::string_view got, CaseResult& r);
+
 // For an accepted valid or non-canonical corpus decode case that passed: encodes the testee's
 // decoded content with the testee's own encoder (when it has one) and requires the canonical
 // bytes (Check::round_trip). Updates r's findings and status.

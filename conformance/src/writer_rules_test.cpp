@@ -125,6 +125,19 @@ TEST(WriterRules, ExtraSectionIsRequiredW2) {
     EXPECT_EQ(j.first_difference, canonical.size());  // the body length (bytes 8..11) is not the difference
 }
 
+// Revision 2: those sections are ones a strict reader refuses (R22, R24); the judge still names W2.
+TEST(WriterRules, SectionsAStrictReaderRefusesAreRequiredW2) {
+    Doc2 d;
+    d.table.clear();
+    d.utf16.clear();
+    d.norm[0] = d.norm[1] = d.lemma[0] = d.lemma[1] = 0;
+    const std::string base = d.bytes();
+    d.extra_sections = section(7, B().varint(0).s);
+    const WriterJudgement j = judge_writer(base, d.bytes());
+    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"W2!"}));
+    EXPECT_EQ(j.findings[0].message, "W2: the body has sections 1, 2, 3, 7, the canonical writer writes 1, 2, 3 for this content");
+}
+
 TEST(WriterRules, UnusedStringIsRequiredW3) {
     Doc2 d;
     d.table.push_back("zz");

@@ -52,6 +52,9 @@ struct Case {
     // Implementation-defined cases: what a reader or writer that accepts must produce.
     std::optional<Container> if_accepted;    // decode: content (encode: the content as it is)
     std::vector<Container> stream_if_accepted;  // stream: every container of the input
+    // decode: other contents an accepting reader may equally produce (R9: sections 6 and 7 of a
+    // record read as the record's own); each is the reference's reading with the check relaxed.
+    std::vector<Container> if_accepted_also;
     std::optional<ReadAlike> read_alike;     // decode: cross-check of `if_accepted`
     std::string folder;                      // verdict folder ("valid", ..., "encode", "encode-refuse")
     std::string ext;                         // "ondc", "ondb", "stream" (decode/stream), or of the bytes
@@ -82,6 +85,9 @@ public:
     // be the raw writer's picture of `if_accepted` (the item kept as it is).
     void impl(std::string name, Rules rules, std::string desc, Buf bytes, std::string code, Container if_accepted,
               std::optional<ReadAlike> read_alike = {});
+    // Adds to the last (implementation-defined decode) case another content a reader that accepts
+    // may produce instead of its if-accepted content.
+    void also_accept(Container c) { cases_.back().if_accepted_also.push_back(std::move(c)); }
     // Back-to-back ONDC containers; `read` the containers read before a clean end or the fault;
     // for an implementation-defined fault, `if_accepted` every container an accepting reader reads.
     void stream(std::string name, CaseVerdict v, Rules rules, std::string desc, Buf bytes, std::vector<Container> read,

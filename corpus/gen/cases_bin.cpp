@@ -14,6 +14,13 @@ Container bin3(bool crc = false) {
     add_tokenized(b, "Third.", Annot{});
     return b;
 }
+// `c` with document i edited (a function that may add strings to c's store).
+Container with_doc(Container c, std::size_t i, const std::function<void(Container&, Doc&)>& f) {
+    Doc d = c.docs.to_doc(i);
+    f(c, d);
+    c.docs.replace(i, d);
+    return c;
+}
 }  // namespace
 
 void add_bin_cases(Registry& r) {
@@ -120,19 +127,48 @@ void add_bin_cases(Registry& r) {
               edit_sections(b, [](raw::Sections& x) { x[1].length = static_cast<std::uint32_t>(x[1].body.size() - 1); }),
               "bin.section-after-records");
 
-    // Sections inside records (R9, R10).
-    for (std::uint8_t id : std::initializer_list<std::uint8_t>{1, 5, 6, 7})
+    // Sections inside records (R9, R10). Sections 6 and 7 hold a category and a group named by a
+    // string added to the table: a reader that accepts may skip them (the reference's relaxed
+    // reading) or read them as record 1's categories and span groups; both are listed.
+    for (std::uint8_t id : std::initializer_list<std::uint8_t>{1, 5, 6, 7}) {
+        const bool extra = id == 6 || id == 7;
         r.impl("section-" + std::to_string(id) + "-in-record", {"R9"},
-               "record 1 holds a section " + std::to_string(id) + ", which belongs elsewhere",
-               edit_records(b, [id](raw::Canon&, raw::RRecords& rr) {
+               "record 1 holds a section " + std::to_string(id) + ", which belongs elsewhere" +
+                   (extra ? std::string("; if accepted, skipped or read as the record's own") : std::string()),
+               edit_records(b, [id](raw::Canon& k, raw::RRecords& rr) {
                    auto& s = rr.records[1].sections;
-                   raw::RSection x{id, id == 5 ? Buf{0, 0, 0, 0} : Buf{0}, {}};
+                   raw::Writer w;
+                   if (id == 6 || id == 7) {
+                       k.table.entries.push_back(raw::utf8("extra"));
+                       const auto name = static_cast<std::uint32_t>(k.table.entries.size());
+                       if (id == 6) w.varint(1).varint(name).f32(0.25f);
+                       else w.varint(1).varint(name).varint(0);
+                   } else {
+                       w.bytes(id == 5 ? Buf{0, 0, 0, 0} : Buf{0});
+                   }
+                   raw::RSection x{id, w.out, {}};
                    if (id == 1)
                        s.insert(s.begin(), x);
                    else
                        s.push_back(x);
                }),
                "section.misplaced", b, canonical(b));
+        if (id == 6)
+            r.also_accept(with_doc(b, 1, [](Container& c, Doc& d) { add_cat(c, d, "extra", 0.25f); }));
+        if (id == 7)
+            r.also_accept(with_doc(b, 1, [](Container& c, Doc& d) { add_group(c, d, "extra"); }));
+    }
+    // R22 in a record: a section 4 in a record without tokens.
+    {
+        Container empties = ondb();
+        add_doc(empties, "");
+        add_doc(empties, "x");
+        Container annotated = with_doc(empties, 0, [](Container&, Doc& d) { d.has_ents = true; });
+        r.impl("entities-in-record-without-tokens", {"R22", "R9"},
+               "record 0 has no tokens and a section 4 with count 0; if accepted, ents [] or null",
+               edit_records(empties, [](raw::Canon&, raw::RRecords& rr) { rr.records[0].sections.push_back(raw::RSection{4, {0}, {}}); }),
+               "entities.without-tokens", annotated, canonical(empties));
+    }
     r.invalid("record-missing-text", {"R10"}, "record 0 without section 2",
               edit_records(b, [](raw::Canon&, raw::RRecords& rr) { rr.records[0].sections.erase(rr.records[0].sections.begin()); }),
               "section.missing");

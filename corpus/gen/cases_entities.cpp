@@ -13,9 +13,10 @@ void add_entities_cases(Registry& r) {
         r.valid("annotated-none", {"R22", "W2"}, "section 4 with count 0: entity annotation set, no entities", c);
         Container z = empty_doc();
         z.docs.edit(0, [](Doc& d) { d.has_ents = true; });
-        r.noncanonical("annotated-none-no-tokens", {"R22", "W2"},
-                       "section 4 with count 0 in a document without tokens (a writer leaves it out); ents [] or null",
-                       edit(empty_doc(), [](raw::Canon& k) { k.docs[0].ents = raw::REnts{}; }), z);
+        r.impl("annotated-none-no-tokens", {"R22", "W2"},
+               "section 4 with count 0 in a document without tokens (no token can carry an entity); if accepted, ents [] or null",
+               edit(empty_doc(), [](raw::Canon& k) { k.docs[0].ents = raw::REnts{}; }), "entities.without-tokens", z,
+               canonical(empty_doc()));
         r.valid("not-annotated", {"R22", "W2"}, "no section 4: entity annotation not set (ents is null)", counted(4));
     }
     r.valid("three", {"R22"}, "three entities with gaps 0, 1 and 1", s);

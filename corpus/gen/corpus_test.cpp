@@ -1,6 +1,8 @@
 // Tests of the generator's pieces: the raw writer, SHA-256, regressions, check and export.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -152,7 +154,7 @@ TEST(Generator, RegressionsWriteAndCheck) {
     const fs::path exp = temp_dir("export");
     EXPECT_EQ(run_corpus({"corpus", "--corpus", out.string(), "export", exp.string()}), 0);
     const std::string version = slurp(exp / "VERSION");
-    EXPECT_EQ(version.rfind("format_version 1\ncorpus_version 2.0.0\n", 0), 0u);
+    EXPECT_EQ(version.rfind("format_version 1\ncorpus_version 3.0.0\n", 0), 0u);
     EXPECT_NE(version.find(sha256_hex(slurp(out / "manifest.json")) + "  manifest.json\n"), std::string::npos);
     EXPECT_EQ(slurp(exp / "regressions" / "head-crash.ondc"), std::string(bad.begin(), bad.end()));
     EXPECT_EQ(run_corpus({"corpus", "--corpus", out.string(), "list", "--verdict", "impl"}), 0);
@@ -260,14 +262,77 @@ TEST(Generator, ImplCasesCarryIfAcceptedFiles) {
         const std::string ext = kind == "decode" ? ".if-accepted.json" : kind == "stream" ? ".if-accepted.jsonl" : ".if-accepted.ondc";
         EXPECT_EQ(path, "cases/" + c.at("id").get<std::string>() + ext);
     }
-    EXPECT_EQ(impl, 34);
+    EXPECT_EQ(impl, 37);
     // A NaN score survives as its bit pattern; the skipped section leaves the document as it was.
     EXPECT_NE(t.at("cases/impl/categories/score-nan.if-accepted.json").find(R"("score": {"f32bits": 2143289344})"),
               std::string::npos);
     EXPECT_EQ(t.at("cases/impl/section/records-in-ondc.if-accepted.json"), t.at("cases/valid/section/all-sections.json"));
-    // The n = 0 section 4 is non-canonical, and the writer leaves it out.
-    EXPECT_TRUE(t.count("cases/noncanonical/entities/annotated-none-no-tokens.ondc"));
-    EXPECT_FALSE(t.count("cases/valid/entities/annotated-none-no-tokens.ondc"));
+    // Revision 2: a section 4 without tokens and a section 7 without groups are implementation-
+    // defined (R22, R24), and the writer leaves both out.
+    EXPECT_TRUE(t.count("cases/impl/entities/annotated-none-no-tokens.ondc"));
+    EXPECT_FALSE(t.count("cases/noncanonical/entities/annotated-none-no-tokens.ondc"));
+    EXPECT_TRUE(t.count("cases/impl/spans/zero-groups.if-accepted.json"));
+    EXPECT_FALSE(t.count("cases/noncanonical/spans/zero-groups.ondc"));
     const std::string none = t.at("cases/encode/encode/no-section-4-without-tokens.ondc");
     EXPECT_EQ(none.size(), 12u + 6 + 6 + 7u);  // header, table (count 0), text (encoding only), tokens (n 0, mode 0)
 }
+
+namespace ond::corpus {
+namespace {
+
+// R9: sections 6 and 7 of a record may be skipped or read as the record's own; the manifest lists
+// the second content in `if_accepted_also`, and the manifest reader gives both.
+TEST(Generator, RecordExtrasListBothContents) {
+    gen::Tree t;
+    try {
+        t = gen::generate(gen::all_cases(), OND_CORPUS_SOURCE_DIR);
+    } catch (const gen::GenError& e) {
+        FAIL() << e.what();
+    }
+    const auto m = nlohmann::json::parse(t.at("manifest.json"));
+    int with_also = 0;
+    for (const auto& c : m.at("cases")) {
+        if (!c.contains("if_accepted_also")) continue;
+        ++with_also;
+        const std::string id = c.at("id");
+        EXPECT_TRUE(id == "impl/bin/section-6-in-record" || id == "impl/bin/section-7-in-record") << id;
+        ASSERT_EQ(c.at("if_accepted_also").size(), 1u);
+        const std::string also = c.at("if_accepted_also")[0];
+        EXPECT_EQ(also, "cases/" + id + ".if-accepted-2.json");
+        EXPECT_EQ(c.at("sha256").at(also), sha256_hex(t.at(also)));
+        EXPECT_NE(t.at(also), t.at(c.at("if_accepted").get<std::string>()));
+        EXPECT_NE(t.at(also).find(R"("extra")"), std::string::npos) << also;
+    }
+    EXPECT_EQ(with_also, 2);
+}
+
+}  // namespace
+}  // namespace ond::corpus
+
+namespace ond::corpus {
+namespace {
+
+// The manifest reader takes more than one acceptable content either as `if_accepted_also` or as
+// an `if_accepted` array (its first entry the if-accepted file), and still a plain string.
+TEST(Manifest, ReadsEveryAcceptableContent) {
+    const fs::path dir = fs::temp_directory_path() / ("ond-manifest-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "manifest.json") << R"({"corpus_version": "3.0.0", "format_version": 1, "cases": [
+        {"id": "impl/a", "kind": "decode", "verdict": "impl", "input": "a.ondc", "if_accepted": "a.json",
+         "if_accepted_also": ["a-2.json", "a-3.json"]},
+        {"id": "impl/b", "kind": "decode", "verdict": "impl", "input": "b.ondc", "if_accepted": ["b.json", "b-2.json"]},
+        {"id": "impl/c", "kind": "decode", "verdict": "impl", "input": "c.ondc", "if_accepted": "c.json"}]})";
+    const Manifest m = Manifest::read(dir.string());
+    fs::remove_all(dir);
+    ASSERT_TRUE(m.problems.empty());
+    ASSERT_EQ(m.cases.size(), 3u);
+    EXPECT_EQ(m.cases[0].if_accepted, "a.json");
+    EXPECT_EQ(m.cases[0].if_accepted_also, (std::vector<std::string>{"a-2.json", "a-3.json"}));
+    EXPECT_EQ(m.cases[1].if_accepted, "b.json");
+    EXPECT_EQ(m.cases[1].if_accepted_also, (std::vector<std::string>{"b-2.json"}));
+    EXPECT_EQ(m.cases[2].if_accepted, "c.json");
+    EXPECT_TRUE(m.cases[2].if_accepted_also.empty());
+}
+
+}  // namespace
+}  // namespace ond::corpus

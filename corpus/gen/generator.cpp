@@ -15,6 +15,7 @@
 #include "ond/writer.hpp"
 #include "raw_doc.hpp"
 #include "ond/corpus_sha256.hpp"
+#include "check_switch.hpp"
 
 namespace ond::corpus::gen {
 
@@ -146,6 +147,38 @@ void check_if_accepted(const Case& k, const std::string& id, Problems& p) {
         p.add(id, "the if-accepted content differs from the reference's reading of the bytes read alike: " + *d);
 }
 
+// The reference's relaxed reading (check_switch.hpp) of an implementation-defined decode case:
+// with the case's one check let through, the input must read as the if-accepted content, and
+// with sections 6 and 7 of a record read as the record's own, as one of the other contents.
+void check_relaxed_reading(const Case& k, const std::string& id, Problems& p) {
+    const ErrorInfo* info = find_error(k.error);
+    if (!info || !k.if_accepted) return;
+    auto relaxed = [&](bool extras) {
+        detail::RelaxedChecks relax({info->errc}, extras);
+        return attempt([&] { return ond::decode(view(k.input)); });
+    };
+    const Outcome plain = relaxed(false);
+    if (!plain.ok) {
+        p.add(id, "with " + k.error + " relaxed, the reference " + plain.describe());
+        return;
+    }
+    if (auto d = json::compare_content(json_text(*k.if_accepted), json::to_json(plain.c)))
+        p.add(id, "the if-accepted content differs from the reference's relaxed reading: " + *d);
+    if (k.if_accepted_also.empty()) return;
+    const Outcome extras = relaxed(true);
+    if (!extras.ok) {
+        p.add(id, "read with record extras, the reference " + extras.describe());
+        return;
+    }
+    bool listed = false;
+    for (const Container& also : k.if_accepted_also) {
+        check_json_round_trip(id, also, p);
+        if (same_content(also, plain.c)) p.add(id, "an other if-accepted content repeats the first");
+        listed = listed || !json::compare_content(json_text(also), json::to_json(extras.c));
+    }
+    if (!listed) p.add(id, "no other if-accepted content is the reference's reading with record extras");
+}
+
 // A decode case (also a regression). Returns the files; reports mismatches.
 // Single-fault cases name the one check they isolate (proved by the suite-power test).
 void add_single_fault(const Case& k, Built& b) {
@@ -196,8 +229,9 @@ void build_decode(const Case& k, const std::string& id, const std::string& base,
         const ErrorVerdict want = k.verdict == CaseVerdict::invalid ? ErrorVerdict::invalid : ErrorVerdict::implementation_defined;
         if (!info || info->verdict != want)
             p.add(id, "code " + k.error + " does not have verdict " + verdict_name(k.verdict));
-        if (k.verdict == CaseVerdict::impl) check_if_accepted(k, id, p);
+        if (k.verdict == CaseVerdict::impl) check_if_accepted(k, id, p), check_relaxed_reading(k, id, p);
     }
+    if (!k.if_accepted_also.empty() && k.verdict != CaseVerdict::impl) p.add(id, "other if-accepted contents need an impl case");
     const std::string ext = "." + k.ext;
     add_file(b, base + ext, as_str(in));
     b.entry["input"] = base + ext;
@@ -210,6 +244,16 @@ void build_decode(const Case& k, const std::string& id, const std::string& base,
     if (k.verdict == CaseVerdict::impl && k.if_accepted) {
         add_file(b, base + ".if-accepted.json", json_text(*k.if_accepted));
         b.entry["if_accepted"] = base + ".if-accepted.json";
+        // Other contents as acceptable: <name>.if-accepted-2.json, -3, ...
+        if (!k.if_accepted_also.empty()) {
+            ojson also = ojson::array();
+            for (std::size_t i = 0; i < k.if_accepted_also.size(); ++i) {
+                const std::string rel = base + ".if-accepted-" + std::to_string(i + 2) + ".json";
+                add_file(b, rel, json_text(k.if_accepted_also[i]));
+                also.push_back(rel);
+            }
+            b.entry["if_accepted_also"] = also;
+        }
     }
     add_file(b, base + ".txt", listing_of(in));
     b.entry["listing"] = base + ".txt";

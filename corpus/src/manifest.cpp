@@ -74,7 +74,17 @@ ManifestCase case_of(const nlohmann::json& jc, std::string& id) {
     k.canonical = jc.value("canonical", false);
     k.input = jc.at("input").get<std::string>();
     k.expected = str_or(jc, "expected");
-    k.if_accepted = str_or(jc, "if_accepted");
+    // One file, or (also readable) an array of acceptable ones; more in "if_accepted_also".
+    if (auto it = jc.find("if_accepted"); it != jc.end() && it->is_array()) {
+        for (const auto& f : *it) {
+            if (k.if_accepted.empty()) k.if_accepted = f.get<std::string>();
+            else k.if_accepted_also.push_back(f.get<std::string>());
+        }
+    } else {
+        k.if_accepted = str_or(jc, "if_accepted");
+    }
+    if (auto it = jc.find("if_accepted_also"); it != jc.end() && !it->is_null())
+        for (const auto& f : it->get<std::vector<std::string>>()) k.if_accepted_also.push_back(f);
     k.listing = str_or(jc, "listing");
     if (jc.contains("sha256") && jc["sha256"].is_object())
         for (const auto& [rel, sum] : jc["sha256"].items()) k.sha256[rel] = sum.get<std::string>();

@@ -36,6 +36,10 @@ struct ManifestCase {
     std::string error;                         // expected error code, "" if none
     bool canonical = false;
     std::string input, expected, if_accepted, listing;
+    // Other contents an accepting reader may produce instead of `if_accepted`, each as good
+    // ("if_accepted_also"; also read from an "if_accepted" given as an array, whose first entry
+    // is then `if_accepted`). Empty for most cases.
+    std::vector<std::string> if_accepted_also;
     std::map<std::string, std::string> sha256;  // path -> lower-case hex digest
 };
 
