@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -55,16 +54,45 @@ bool rule_less(const std::string& a, const std::string& b) {
     return key(a) < key(b);
 }
 
+bool name_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+bool name_char(char c) { return name_start(c) || digit(c); }
+
+// "(top level)", or a name followed by at least one ".name" or "[digits]": one pass, no
+// backtracking and no recursion, whatever the length (the text may come from a testee).
+bool is_field_path(std::string_view s) {
+    if (s == "(top level)") return true;
+    std::size_t i = 0, steps = 0;
+    auto name = [&] {
+        if (i == s.size() || !name_start(s[i])) return false;
+        while (++i < s.size() && name_char(s[i])) {}
+        return true;
+    };
+    if (!name()) return false;
+    for (; i < s.size(); ++steps) {
+        if (s[i] == '.') {
+            ++i;
+            if (!name()) return false;
+        } else if (s[i] == '[') {
+            std::size_t first = ++i;
+            while (i < s.size() && digit(s[i])) ++i;
+            if (i == first || i == s.size() || s[i] != ']') return false;
+            ++i;
+        } else {
+            return false;
+        }
+    }
+    return steps > 0;
+}
+
 // The JSON path a content finding points at ("doc.tokens[2].conf"), or "".
 std::string field_path(const MatrixColumn::Finding& f) {
-    static const std::regex path(R"(^(\(top level\)|[A-Za-z_]\w*((\.[A-Za-z_]\w*)|(\[\d+\]))+)$)");
     if (f.check != "content" && f.check != "output") return {};
-    std::size_t from = 0;
-    for (;;) {
-        std::size_t to = f.message.find(": ", from);
-        if (to == std::string::npos) return {};
-        std::string part = f.message.substr(from, to - from);
-        if (std::regex_match(part, path)) return part;
+    std::string_view m = f.message;
+    for (std::size_t from = 0;;) {
+        std::size_t to = m.find(": ", from);
+        if (to == std::string_view::npos) return {};
+        if (is_field_path(m.substr(from, to - from))) return std::string(m.substr(from, to - from));
         from = to + 2;
     }
 }
