@@ -152,5 +152,40 @@ TEST(Escape, FieldPathOfAHugeKeyNeitherRecursesNorIsShownWhole) {
     EXPECT_NE(h.find("at <code class=\"path\">doc.tokens[2].conf</code>"), std::string::npos);
 }
 
+// A merged result file chooses the case files and the rule documents: only relative paths below
+// the corpus become links.
+TEST(Escape, ResultFileValuesBecomeLinksOnlyWhenRelative) {
+    MatrixColumn col;
+    col.name = "t";
+    MatrixColumn::Row row;
+    row.area = "valid";
+    row.kind = "decode";
+    row.verdict = "valid";
+    row.rules = {"R1", "R2"};
+    row.files = {{"input", "javascript:alert(1)"}, {"expected", "https://example.com/x"}, {"listing", "/etc/passwd"},
+                 {"if-accepted", "cases/../../x"}, {"source input", "..\\x"}, {"source listing", "cases/valid/a.ondc"}};
+    col.rows["valid/x"] = row;
+    col.cells["valid/x"] = {"fail", "accept", "", {{"required", "verdict", "expected reject, got accept"}}, false};
+    col.rules["R1"] = {"one", "JaVaScRiPt:alert(2)"};
+    col.rules["R2"] = {"two", "docs/rulings.md#r2"};
+    for (const std::string corpus : {"", "/srv/corpus"}) {
+        col.corpus = corpus;
+        const std::string h = html_matrix({col});
+        for (const char* bad : {"alert", "example.com", "passwd", "/x\"", "..", "\\x"})
+            EXPECT_EQ(h.find(std::string("href=\"") + bad), std::string::npos) << bad;
+        for (std::size_t at = h.find("href=\""); at != std::string::npos; at = h.find("href=\"", at + 1)) {
+            const std::string target = h.substr(at + 6, h.find('"', at + 6) - at - 6);
+            EXPECT_TRUE(target.starts_with("#") || target == "cases/valid/a.ondc" ||
+                        target == "file:///srv/corpus/cases/valid/a.ondc" || target == "file:///srv/docs/rulings.md#r2")
+                << target;
+        }
+        EXPECT_NE(h.find(corpus.empty() ? "href=\"cases/valid/a.ondc\"" : "href=\"file:///srv/corpus/cases/valid/a.ondc\""),
+                  std::string::npos);
+        if (!corpus.empty()) {
+            EXPECT_NE(h.find("href=\"file:///srv/docs/rulings.md#r2\""), std::string::npos);
+        }
+    }
+}
+
 }  // namespace escape_tests
 }  // namespace ond::conformance

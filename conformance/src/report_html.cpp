@@ -3,6 +3,7 @@
 // findings in full, what was expected and what came back, and links to the case's files and
 // rules; then every case by area, each finding shown in its row. Filters by area, verdict and
 // status hide rows in place, so the page stays usable with thousands of cases.
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -34,6 +35,21 @@ std::string file_url(const std::string& path) {
         else u += '%', u += hex[c >> 4], u += hex[c & 15];
     }
     return u + fragment;
+}
+
+// A path a result file may make a link of: relative, below its base. No scheme (no ':' at all),
+// no leading '/' or '\\', no backslash, no ".." step, no control character; else it is shown as
+// text. A merged result file is anyone's: `javascript:` or `https:` must not become a link.
+bool linkable(std::string_view rel) {
+    if (rel.empty() || rel.front() == '/') return false;
+    for (char c : rel)
+        if (c == ':' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7F) return false;
+    for (std::size_t from = 0; from <= rel.size();) {
+        std::size_t to = std::min(rel.find('/', from), rel.size());
+        if (rel.substr(from, to - from) == "..") return false;
+        from = to + 1;
+    }
+    return true;
 }
 
 // Element ids: case ids hold no spaces, but make sure.
@@ -160,7 +176,7 @@ private:
     std::string rule_link(const std::string& rule) const {
         auto it = rules_.find(rule);
         std::string title = it == rules_.end() ? std::string() : it->second.title;
-        if (it == rules_.end() || it->second.doc.empty() || corpus_.empty())
+        if (it == rules_.end() || !linkable(it->second.doc) || corpus_.empty())
             return "<span class=\"rule\" title=\"" + esc(title) + "\">" + esc(rule) + "</span>";
         std::string doc = (std::filesystem::path(corpus_).parent_path() / it->second.doc).lexically_normal().string();
         return "<a class=\"rule\" href=\"" + esc(file_url(doc)) + "\">" + esc(rule) + "</a>";
@@ -169,6 +185,10 @@ private:
     std::string file_links(const Row& row) const {
         std::string s;
         for (const auto& [label, rel] : row.files) {
+            if (!linkable(rel)) {
+                s += "<span title=\"not a relative path: no link\">" + esc(label) + "</span> ";
+                continue;
+            }
             std::string abs = corpus_.empty() ? rel : (std::filesystem::path(corpus_) / rel).lexically_normal().string();
             s += "<a href=\"" + esc(corpus_.empty() ? rel : file_url(abs)) + "\">" + esc(label) + "</a> ";
         }
