@@ -29,6 +29,7 @@
 #include "ond/ond.hpp"
 
 #include "ond/conformance.hpp"
+#include "ond/text_escape.hpp"
 #include "ond/corpus_main.hpp"
 
 #ifndef OND_VERSION
@@ -388,7 +389,9 @@ int cmd_validate(const std::vector<std::string>& files, bool json, bool stream) 
 
 int cmd_inspect(const std::string& file, bool stream) {
     Input in(file);
-    const ond::LineSink to_stdout = [](std::string_view line) { write_out(line.data(), line.size()); };
+    // Decoded strings are the input's: bidi controls, line separators and other invisible
+    // characters are shown as \u{XXXX}, as in the reports, so a listing shows what is there.
+    const ond::LineSink to_stdout = [](std::string_view line) { write_out(ond::conformance::escape_text(line, false, true)); };
     bool ok = false;
     if (stream) {
         ok = ond::write_stream_listing([&](std::byte* dst, std::size_t max) { return in.read(dst, max); },

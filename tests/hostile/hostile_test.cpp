@@ -44,11 +44,11 @@ std::string str(const std::vector<std::byte>& b) { return std::string(reinterpre
 
 // One ONDC document of `tokens` one-character tokens whose six attributes are all the same
 // string of `string_bytes` bytes: small to store, huge to print.
-ond::Container string_bomb(std::size_t string_bytes, std::uint32_t tokens) {
+ond::Container string_bomb(const std::string& string, std::uint32_t tokens) {
     ond::Container c;
     ond::Doc d;
     d.set_text(std::string(tokens, 'a'));
-    const ond::StringId big = c.strings.intern(std::string(string_bytes, 'x'));
+    const ond::StringId big = c.strings.intern(string);
     d.tokens.resize(tokens);
     for (std::uint32_t i = 0; i < tokens; ++i) {
         d.tokens.start[i] = i;
@@ -60,6 +60,7 @@ ond::Container string_bomb(std::size_t string_bytes, std::uint32_t tokens) {
     c.docs.push_back(d);
     return c;
 }
+ond::Container string_bomb(std::size_t string_bytes, std::uint32_t tokens) { return string_bomb(std::string(string_bytes, 'x'), tokens); }
 
 // An ONDC whose string table holds `count` empty strings and whose document is empty: one byte
 // of input per table entry.
@@ -133,6 +134,22 @@ TEST(Hostile, InspectShowsLongStringsCutWithTheirLength) {
     EXPECT_NE(r.out.find("strings[1]: " + shown), std::string::npos);
     EXPECT_NE(r.out.find("tokens.morph[1999]: 1 " + shown), std::string::npos);
     EXPECT_LT(r.out.size(), 12'000u * 300);
+}
+
+// Bidi overrides, line and paragraph separators, a byte-order mark and an isolate in a string:
+// printed raw they reorder or split the listing's lines on a terminal. They are shown escaped.
+TEST(Hostile, InspectEscapesBidiControlsAndLineSeparators) {
+    TempDir dir;
+    const ond::Container c = string_bomb("a\u202Eb\u2028c\u2029d\uFEFFe\u2066f\u200Bg", 1);
+    for (const char* mode : {"", "--stream"}) {
+        ChildOptions opt;
+        opt.stdin_path = dir.write("sly.ondc", str(ond::encode(c)));
+        const ChildResult r = run_ond(*mode ? std::vector<std::string>{"inspect", mode} : std::vector<std::string>{"inspect"}, opt);
+        ASSERT_EQ(r.status, 0) << r.err;
+        for (const char* raw : {"\u202E", "\u2028", "\u2029", "\uFEFF", "\u2066", "\u200B"})
+            EXPECT_EQ(r.out.find(raw), std::string::npos) << mode << ": " << r.out;
+        EXPECT_NE(r.out.find("\"a\\u{202E}b\\u{2028}c\\u{2029}d\\u{FEFF}e\\u{2066}f\\u{200B}g\""), std::string::npos) << r.out;
+    }
 }
 
 TEST(Hostile, InspectWritesItsListingAsItGoes) {
