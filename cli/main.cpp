@@ -151,12 +151,17 @@ public:
 
     // All of a JSON input, or up to the first control byte other than tab, line feed and
     // carriage return: JSON text can hold none anywhere, so the parser's first error is at or
-    // before it, and endless binary input (/dev/zero) is refused at once.
-    std::vector<std::byte> read_json() {
-        std::vector<std::byte> data(static_cast<std::size_t>(regular_file_size()) + 1);
+    // before it, and endless binary input (/dev/zero) is refused at once. Endless JSON-looking
+    // text (spaces, an open string) stops at `limit` bytes: IoError, and never more memory.
+    std::vector<std::byte> read_json(std::size_t limit) {
+        std::vector<std::byte> data(static_cast<std::size_t>(std::min<std::uint64_t>(regular_file_size(), limit)) + 1);
         std::size_t used = 0;
         for (;;) {
-            if (used == data.size()) data.resize(used + std::max<std::size_t>(65536, used));
+            if (used == data.size()) {
+                if (used > limit)
+                    throw IoError(name_ + " holds more than " + std::to_string(limit) + " bytes of JSON (the limit of --max-input)");
+                data.resize(std::min(used + std::max<std::size_t>(65536, used), limit + 1));
+            }
             const std::size_t n = read(data.data() + used, data.size() - used);
             if (n == 0) break;
             const std::byte* first = data.data() + used;
@@ -225,9 +230,12 @@ int cmd_decode(const std::string& file, bool pretty) {
     return exit_ok;
 }
 
-int cmd_encode(const std::string& file) {
+// The JSON `ond encode` reads at most, unless --max-input says otherwise.
+constexpr std::size_t default_max_json = std::size_t{1} << 30;
+
+int cmd_encode(const std::string& file, std::size_t max_input) {
     Input in(file);
-    const std::vector<std::byte> data = in.read_json();
+    const std::vector<std::byte> data = in.read_json(max_input);
     std::vector<std::byte> bytes;
     try {
         const std::string_view text(reinterpret_cast<const char*>(data.data()), data.size());
@@ -433,6 +441,10 @@ int run(int argc, char** argv) {
     auto* encode = app.add_subcommand("encode", "Read content JSON (stdin or FILE) and write its canonical bytes to stdout; "
                                                 "exit 1 with \"error: CODE\" on stderr if it cannot be written");
     encode->add_option("file", file, "input file (default: stdin)");
+    std::size_t max_input = default_max_json;
+    encode->add_option("--max-input", max_input, "read at most this many bytes of JSON; more is an error (exit 2)")
+        ->default_str("1073741824 (1 GiB)")
+        ->check(CLI::PositiveNumber);
 
     auto* stream = app.add_subcommand("stream", "Read back-to-back ONDC containers (stdin or FILE) and print one JSON line "
                                                 "per container as soon as it is checked; exit 1 at the first fault");
@@ -466,7 +478,7 @@ int run(int argc, char** argv) {
     }
 
     if (*decode) return cmd_decode(file, pretty);
-    if (*encode) return cmd_encode(file);
+    if (*encode) return cmd_encode(file, max_input);
     if (*stream) return cmd_stream(file, pretty);
     if (*validate) return cmd_validate(files, as_json, as_stream);
     if (*inspect) return cmd_inspect(file, as_stream);

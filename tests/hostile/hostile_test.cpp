@@ -243,6 +243,64 @@ TEST(Hostile, EndlessZerosAreRefusedAtTheHeader) {
     EXPECT_TRUE(peak_within(r, bound_kib(0, 0)));
 }
 
+// JSON that never ends and never breaks a rule of JSON text: an open string, or spaces. Reading
+// stops at --max-input with exit status 2, and the memory stays near that limit.
+TEST(Hostile, EncodeOfEndlessJsonStopsAtItsInputLimit) {
+    const std::size_t limit = 8u << 20;
+    for (const std::string& start : {std::string(R"({"format":"ONDC","crc":false,"doc":{"text":")"), std::string("[")}) {
+        const char filler = start == "[" ? ' ' : 'a';
+        std::uint64_t fed = 0;
+        ChildOptions opt;
+        opt.cpu_seconds = 10;
+        opt.feed = [&](int fd) {
+            static const std::string more(65536, filler);
+            const std::string& chunk = fed == 0 ? start : more;
+            const ssize_t n = ::write(fd, chunk.data(), chunk.size());
+            if (n <= 0) return false;
+            fed += static_cast<std::uint64_t>(n);
+            return fed < (std::uint64_t{1} << 32);  // a bound for the test itself: 4 GiB
+        };
+        const ChildResult r = run_ond({"encode", "--max-input", std::to_string(limit)}, opt);
+        EXPECT_EQ(r.status, 2) << start << r.err;
+        EXPECT_EQ(r.err, "ond: <stdin> holds more than 8388608 bytes of JSON (the limit of --max-input)\n");
+        EXPECT_LT(fed, limit + (std::uint64_t{16} << 20)) << start;
+        EXPECT_TRUE(peak_within(r, bound_kib(limit, 3))) << start;
+    }
+}
+
+// An integer that does not fit its field's type is refused with the writer's content code for
+// that field, one of the error table's, as docs/protocol.md says; not json.invalid.
+TEST(Hostile, EncodeOfOutOfRangeIntegersGivesTheWritersCode) {
+    const std::string good = ond::json::to_json(string_bomb("x", 1));
+    const auto with = [&](const std::string& from, const std::string& to) {
+        std::string j = good;
+        const std::size_t at = j.find(from);
+        EXPECT_NE(at, std::string::npos) << from << " in " << j;
+        return at == std::string::npos ? j : j.replace(at, from.size(), to);
+    };
+    const struct {
+        std::string json, code;
+    } cases[] = {
+        {with("\"head\":0", "\"head\":4294967296"), "content.head-out-of-range"},
+        {with("\"head\":0", "\"head\":-2147483649"), "content.head-out-of-range"},
+        {with("\"sent\":0", "\"sent\":256"), "content.bad-sentence-value"},
+        {with("\"start\":0", "\"start\":-1"), "content.too-large"},
+        {with("\"length\":1", "\"length\":4294967296"), "content.too-large"},
+        {with("\"start\":0", "\"start\":123456789012345678901234567890"), "content.too-large"},
+        {with("\"text\":\"a\"", "\"text\":{\"utf16\":[65536]}"), "content.invalid-string"},
+        {with("\"conf\":1", "\"conf\":{\"f32bits\":-1}"), "content.too-large"},
+    };
+    TempDir dir;
+    for (const auto& c : cases) {
+        ChildOptions opt;
+        opt.stdin_path = dir.write("in.json", c.json);
+        const ChildResult r = run_ond({"encode"}, opt);
+        EXPECT_EQ(r.status, 1) << c.json;
+        EXPECT_EQ(r.err_first_line(), "error: " + c.code) << c.json << "\n" << r.err;
+        EXPECT_NE(ond::find_error(c.code), nullptr) << c.code;
+    }
+}
+
 TEST(Hostile, AGoodHeaderThenEndlessBytesStopsOneBytePastTheDeclaredEnd) {
     // ONDC, version 1, no flags, a body of 100 bytes; then zeros for as long as they are read.
     const std::string header("ONDC\x01\x00\x00\x00\x64\x00\x00\x00", 12);
