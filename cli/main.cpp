@@ -13,8 +13,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -302,10 +304,12 @@ Verdict validate_one(const std::string& path, bool stream) {
             ond::StreamReader reader([&](std::byte* dst, std::size_t max) { return in.read(dst, max); });
             std::uint64_t with_crc = 0;
             try {
-                ond::Container c;  // reused: each container keeps the last one's capacity
-                while (reader.next(c)) {
+                // Each section is checked as it arrives, the first fault ends the reading, and no
+                // more than the string table and one other section is held (skip_next).
+                ond::StreamReader::Skipped c;
+                while (reader.skip_next(c)) {
                     ++v.docs;
-                    for (const auto d : c.docs) v.tokens += d.tokens.size();
+                    v.tokens += c.tokens;
                     with_crc += c.crc ? 1 : 0;
                 }
                 v.ok = true;
@@ -420,7 +424,22 @@ int forward(const std::string& word, int argc, char** argv) {
     return ond::corpus::corpus_main(argc, argv);
 }
 
+// An installed `ond` (the .deb: <prefix>/bin/ond and <prefix>/share/ond/corpus) uses the corpus
+// installed beside it unless OND_CORPUS_DIR names one; a build tree's `ond` has none beside it and
+// keeps the source tree's corpus that the build names.
+void use_installed_corpus() {
+#ifdef OND_CORPUS_FROM_BIN
+    if (const char* env = std::getenv("OND_CORPUS_DIR"); env && *env) return;
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return;
+    const std::filesystem::path corpus = (exe.parent_path() / OND_CORPUS_FROM_BIN).lexically_normal();
+    if (std::filesystem::is_regular_file(corpus / "manifest.json", ec)) ::setenv("OND_CORPUS_DIR", corpus.c_str(), 1);
+#endif
+}
+
 int run(int argc, char** argv) {
+    use_installed_corpus();
     if (argc >= 2) {
         const std::string word = argv[1];
         if (word == "conform" || word == "corpus" || word == "serve") return forward(word, argc - 1, argv + 1);

@@ -7,9 +7,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "child.hpp"
@@ -333,6 +335,28 @@ TEST(Hostile, AGoodHeaderThenEndlessBytesStopsOneBytePastTheDeclaredEnd) {
     }
 }
 
+// A stream whose first container declares 512 MiB and then sends zeros: validate --stream checks
+// each section as it arrives and stops at the first fault, holding and reading little.
+TEST(Hostile, StreamValidateRejectsAtTheFirstFaultWithoutTheDeclaredBody) {
+    const std::string header("ONDC\x01\x00\x00\x00\x00\x00\x00\x20", 12);  // a body of 512 MiB
+    std::uint64_t fed = 0;
+    ChildOptions opt;
+    opt.cpu_seconds = 10;
+    opt.feed = [&](int fd) {
+        static const std::string zeros(65536, '\0');
+        const std::string& chunk = fed == 0 ? header : zeros;
+        const ssize_t n = ::write(fd, chunk.data(), chunk.size());
+        if (n <= 0) return false;
+        fed += static_cast<std::uint64_t>(n);
+        return fed < (std::uint64_t{1} << 30);  // a bound for the test itself: 1 GiB
+    };
+    const ChildResult r = run_ond({"validate", "--stream", "-"}, opt);
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_EQ(r.out.rfind("<stdin>: invalid at byte 17: section.out-of-order (R8): ", 0), 0u) << r.out;
+    EXPECT_LT(fed, std::uint64_t{16} << 20);  // the pipe's buffer, not the declared body
+    EXPECT_TRUE(peak_within(r, bound_kib(0, 0)));
+}
+
 // ---- 5. validate-only keeps nothing per string-table entry ----------------------------
 
 TEST(Hostile, ValidateOfManyEmptyStringsKeepsNoRecordPerEntry) {
@@ -377,7 +401,8 @@ TEST(Hostile, CorpusExportNeverWritesThroughALink) {
     EXPECT_NE(r.err.find("is not empty and is not an earlier export"), std::string::npos) << r.err;
     EXPECT_EQ(read_file(root / "mine" / "notes.txt"), "mine\n");
 
-    // An earlier export with a planted link and a stale file: replaced as a whole.
+    // An earlier export with a planted link and files the user added: refused, listing them and
+    // touching nothing, unless --replace-added; then replaced as a whole.
     const fs::path exp = root / "export";
     r = run_ond({"corpus", "export", exp.string()});
     ASSERT_EQ(r.status, 0) << r.err;
@@ -386,8 +411,16 @@ TEST(Hostile, CorpusExportNeverWritesThroughALink) {
     fs::remove(exp / "README.md");
     fs::create_symlink(outside, exp / "README.md");
     std::ofstream(exp / "stale.txt") << "old\n";
+    std::ofstream(exp / "cases" / "BUILD") << "filegroup()\n";
     r = run_ond({"corpus", "export", exp.string()});
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("holds 2 files that the earlier export did not write"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("\n  cases/BUILD\n  stale.txt\n"), std::string::npos) << r.err;
+    EXPECT_EQ(read_file(exp / "stale.txt"), "old\n");
+    EXPECT_EQ(read_file(exp / "cases" / "BUILD"), "filegroup()\n");
+    r = run_ond({"corpus", "export", "--replace-added", exp.string()});
     ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_FALSE(fs::exists(exp / "cases" / "BUILD"));
     EXPECT_NE(r.out.find("replacing the earlier export there"), std::string::npos) << r.out;
     EXPECT_EQ(read_file(outside), "precious\n");
     EXPECT_FALSE(fs::is_symlink(exp / "README.md"));
@@ -397,6 +430,47 @@ TEST(Hostile, CorpusExportNeverWritesThroughALink) {
     std::size_t entries = 0;
     for (const auto& e : fs::directory_iterator(root)) entries += e.path().filename().string()[0] == '.' ? 1 : 0;
     EXPECT_EQ(entries, 0u);
+}
+
+// A corpus folder holding a link (to a file outside, or to a folder) or a special file: the
+// export refuses it before writing anything, and never writes outside its target.
+TEST(Hostile, CorpusExportRefusesLinksInTheSourceCorpus) {
+    TempDir dir;
+    const fs::path root = dir.path();
+    const fs::path corpus = root / "corpus";
+    fs::create_directories(corpus / "cases");
+    fs::copy_file(fs::path(OND_SOURCE_CORPUS) / "manifest.json", corpus / "manifest.json");
+    std::ofstream(root / "secret.txt") << "secret\n";
+    fs::create_directory(root / "secrets");
+    std::ofstream(root / "secrets" / "key") << "key\n";
+    const struct {
+        std::string what;
+        std::function<void()> plant;
+    } plants[] = {
+        {"a link to a file outside", [&] { fs::create_symlink(root / "secret.txt", corpus / "cases" / "evil.ondc"); }},
+        {"a link to a folder outside", [&] { fs::create_directory_symlink(root / "secrets", corpus / "cases" / "evil"); }},
+        {"a link as a top file", [&] { fs::create_symlink(root / "secret.txt", corpus / "README.md"); }},
+        {"a fifo", [&] { ASSERT_EQ(::mkfifo((corpus / "cases" / "evil.fifo").c_str(), 0644), 0); }},
+    };
+    for (const auto& p : plants) {
+        p.plant();
+        const fs::path out = root / "out";
+        const ChildResult r = run_ond({"corpus", "--corpus", corpus.string(), "export", out.string()});
+        EXPECT_EQ(r.status, 1) << p.what << ": " << r.err;
+        EXPECT_NE(r.err.find("is not a regular file"), std::string::npos) << p.what << ": " << r.err;
+        EXPECT_FALSE(fs::exists(out)) << p.what;
+        // Nothing anywhere but what the test made: no copy of a secret, no directory left beside.
+        std::size_t secrets = 0, entries = 0;
+        for (const auto& e : fs::recursive_directory_iterator(root)) {
+            const std::string name = e.path().filename().string();
+            secrets += name == "secret.txt" || name == "key";
+            entries += e.path().parent_path() == root;
+        }
+        EXPECT_EQ(secrets, 2u) << p.what;
+        EXPECT_EQ(entries, 3u) << p.what;  // corpus, secret.txt, secrets, and nothing else
+        std::error_code ec;
+        for (const char* planted : {"cases/evil.ondc", "cases/evil", "README.md", "cases/evil.fifo"}) fs::remove(corpus / planted, ec);
+    }
 }
 
 // ---- 7. validate escapes control characters in file names -------------------------------
