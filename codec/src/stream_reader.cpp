@@ -105,6 +105,11 @@ public:
         take(t, detail::trailer_size);
         return detail::Cursor::load_u32(reinterpret_cast<const std::uint8_t*>(t.data()));
     }
+    // Reads what is left of the container, for its verdict: stream.truncated if it does not all come.
+    void drain() {
+        std::vector<std::byte> scratch;
+        while (have_ < total_) take(scratch, static_cast<std::size_t>(std::min<std::uint64_t>(total_ - have_, stream_read_step)));
+    }
     std::uint32_t crc() const noexcept { return crc_; }
 
 private:
@@ -173,12 +178,18 @@ bool StreamReader::skip_next() {
     }
     Arriving src(read_, start, s->total, buf_);
     detail::TableView table;
-    // The first fault met in reading order ends the reading at once: no byte past it is waited
-    // for, so a header that declares 1 GiB of body before a fault at its 3rd byte costs no more
-    // than those bytes. (next(), which decodes, has the whole container first: for a stream both
-    // cut short and faulty before the cut, it says stream.truncated where this says the fault.)
-    const std::uint32_t tokens = detail::validate_ondc_body_streamed(src, start + detail::header_size, s->header.body_length,
-                                                                     table, table_buf_, section_buf_);
+    std::uint32_t tokens = 0;
+    try {
+        tokens = detail::validate_ondc_body_streamed(src, start + detail::header_size, s->header.body_length, table, table_buf_,
+                                                     section_buf_);
+    } catch (const Error& e) {
+        // Whether the stream holds the whole container decides first (as in next(), which reads
+        // it all before any check): a short stream is stream.truncated, whatever the fault. The
+        // rest is read through one step's buffer, never held.
+        if (e.errc() == Errc::stream_truncated) throw;
+        src.drain();
+        throw;
+    }
     if (s->header.crc) {
         const std::uint32_t actual = src.crc();
         detail::check_crc(src.trailer(), actual, start + detail::header_size + s->header.body_length);

@@ -34,9 +34,9 @@ public:
     bool next(Container& reuse);
     // Same, but only checks (validate-only); false at a clean end. It validates each section as
     // its bytes arrive and holds at most the string table and one other section at a time (not
-    // the container). It throws at the first fault met in reading order, reading nothing past it:
-    // the same verdict and error as next(), except for a stream that is both faulty and cut short
-    // after the fault, where next() (which holds the whole container first) says stream.truncated.
+    // the container), with the same verdict and error as next(): a fault inside the container is
+    // reported once the rest of it has arrived (read through one 1 MiB step, never held), so a
+    // stream that ends early is still stream.truncated.
     bool skip_next();
     // The same, telling what the container held.
     struct Skipped {
