@@ -13,8 +13,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +32,7 @@
 
 #include "conform_cli.hpp"
 #include "ond/conformance.hpp"
+#include "ond/text_escape.hpp"
 #include "ond/corpus_main.hpp"
 
 #ifndef OND_VERSION
@@ -151,12 +154,17 @@ public:
 
     // All of a JSON input, or up to the first control byte other than tab, line feed and
     // carriage return: JSON text can hold none anywhere, so the parser's first error is at or
-    // before it, and endless binary input (/dev/zero) is refused at once.
-    std::vector<std::byte> read_json() {
-        std::vector<std::byte> data(static_cast<std::size_t>(regular_file_size()) + 1);
+    // before it, and endless binary input (/dev/zero) is refused at once. Endless JSON-looking
+    // text (spaces, an open string) stops at `limit` bytes: IoError, and never more memory.
+    std::vector<std::byte> read_json(std::size_t limit) {
+        std::vector<std::byte> data(static_cast<std::size_t>(std::min<std::uint64_t>(regular_file_size(), limit)) + 1);
         std::size_t used = 0;
         for (;;) {
-            if (used == data.size()) data.resize(used + std::max<std::size_t>(65536, used));
+            if (used == data.size()) {
+                if (used > limit)
+                    throw IoError(name_ + " holds more than " + std::to_string(limit) + " bytes of JSON (the limit of --max-input)");
+                data.resize(std::min(used + std::max<std::size_t>(65536, used), limit + 1));
+            }
             const std::size_t n = read(data.data() + used, data.size() - used);
             if (n == 0) break;
             const std::byte* first = data.data() + used;
@@ -225,9 +233,12 @@ int cmd_decode(const std::string& file, bool pretty) {
     return exit_ok;
 }
 
-int cmd_encode(const std::string& file) {
+// The JSON `ond encode` reads at most, unless --max-input says otherwise.
+constexpr std::size_t default_max_json = std::size_t{1} << 30;
+
+int cmd_encode(const std::string& file, std::size_t max_input) {
     Input in(file);
-    const std::vector<std::byte> data = in.read_json();
+    const std::vector<std::byte> data = in.read_json(max_input);
     std::vector<std::byte> bytes;
     try {
         const std::string_view text(reinterpret_cast<const char*>(data.data()), data.size());
@@ -294,10 +305,12 @@ Verdict validate_one(const std::string& path, bool stream) {
             ond::StreamReader reader([&](std::byte* dst, std::size_t max) { return in.read(dst, max); });
             std::uint64_t with_crc = 0;
             try {
-                ond::Container c;  // reused: each container keeps the last one's capacity
-                while (reader.next(c)) {
+                // Each section is checked as it arrives, the first fault ends the reading, and no
+                // more than the string table and one other section is held (skip_next).
+                ond::StreamReader::Skipped c;
+                while (reader.skip_next(c)) {
                     ++v.docs;
-                    for (const auto d : c.docs) v.tokens += d.tokens.size();
+                    v.tokens += c.tokens;
                     with_crc += c.crc ? 1 : 0;
                 }
                 v.ok = true;
@@ -389,7 +402,9 @@ int cmd_validate(const std::vector<std::string>& files, bool json, bool stream) 
 
 int cmd_inspect(const std::string& file, bool stream) {
     Input in(file);
-    const ond::LineSink to_stdout = [](std::string_view line) { write_out(line.data(), line.size()); };
+    // Decoded strings are the input's: bidi controls, line separators and other invisible
+    // characters are shown as \u{XXXX}, as in the reports, so a listing shows what is there.
+    const ond::LineSink to_stdout = [](std::string_view line) { write_out(ond::conformance::escape_text(line, false, true)); };
     bool ok = false;
     if (stream) {
         ok = ond::write_stream_listing([&](std::byte* dst, std::size_t max) { return in.read(dst, max); },
@@ -410,7 +425,22 @@ int forward(const std::string& word, int argc, char** argv) {
     return ond::corpus::corpus_main(argc, argv);
 }
 
+// An installed `ond` (the .deb: <prefix>/bin/ond and <prefix>/share/ond/corpus) uses the corpus
+// installed beside it unless OND_CORPUS_DIR names one; a build tree's `ond` has none beside it and
+// keeps the source tree's corpus that the build names.
+void use_installed_corpus() {
+#ifdef OND_CORPUS_FROM_BIN
+    if (const char* env = std::getenv("OND_CORPUS_DIR"); env && *env) return;
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return;
+    const std::filesystem::path corpus = (exe.parent_path() / OND_CORPUS_FROM_BIN).lexically_normal();
+    if (std::filesystem::is_regular_file(corpus / "manifest.json", ec)) ::setenv("OND_CORPUS_DIR", corpus.c_str(), 1);
+#endif
+}
+
 int run(int argc, char** argv) {
+    use_installed_corpus();
     if (argc >= 2) {
         const std::string word = argv[1];
         if (word == "conform" || word == "corpus" || word == "serve") return forward(word, argc - 1, argv + 1);
@@ -431,6 +461,10 @@ int run(int argc, char** argv) {
     auto* encode = app.add_subcommand("encode", "Read content JSON (stdin or FILE) and write its canonical bytes to stdout; "
                                                 "exit 1 with \"error: CODE\" on stderr if it cannot be written");
     encode->add_option("file", file, "input file (default: stdin)");
+    std::size_t max_input = default_max_json;
+    encode->add_option("--max-input", max_input, "read at most this many bytes of JSON; more is an error (exit 2)")
+        ->default_str("1073741824 (1 GiB)")
+        ->check(CLI::PositiveNumber);
 
     auto* stream = app.add_subcommand("stream", "Read back-to-back ONDC containers (stdin or FILE) and print one JSON line "
                                                 "per container as soon as it is checked; exit 1 at the first fault");
@@ -464,7 +498,7 @@ int run(int argc, char** argv) {
     }
 
     if (*decode) return cmd_decode(file, pretty);
-    if (*encode) return cmd_encode(file);
+    if (*encode) return cmd_encode(file, max_input);
     if (*stream) return cmd_stream(file, pretty);
     if (*validate) return cmd_validate(files, as_json, as_stream);
     if (*inspect) return cmd_inspect(file, as_stream);

@@ -76,8 +76,8 @@ cmd_build() {
       cmake ninja-build g++ zlib1g-dev nlohmann-json3-dev libcli11-dev libssl-dev >/dev/null
   fi
   if [ ! -f "$build/CMakeCache.txt" ]; then
-    cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DOND_BUILD_TESTS=OFF -DOND_BUILD_FUZZ=OFF -DOND_BUILD_BENCH=OFF >/dev/null
+    # The `tool` preset: the tool alone, with only the packages installed above.
+    (cd "$src" && cmake --preset tool -B "$build" >/dev/null)
   fi
   cmake --build "$build" --target ond -j"$(nproc)"
   echo "$hash" > "$stamp"

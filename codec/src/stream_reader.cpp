@@ -178,12 +178,14 @@ bool StreamReader::skip_next() {
     }
     Arriving src(read_, start, s->total, buf_);
     detail::TableView table;
+    std::uint32_t tokens = 0;
     try {
-        detail::validate_ondc_body_streamed(src, start + detail::header_size, s->header.body_length, table, table_buf_,
-                                            section_buf_);
+        tokens = detail::validate_ondc_body_streamed(src, start + detail::header_size, s->header.body_length, table, table_buf_,
+                                                     section_buf_);
     } catch (const Error& e) {
         // Whether the stream holds the whole container decides first (as in next(), which reads
-        // it all before any check): a short stream is stream.truncated, whatever the fault.
+        // it all before any check): a short stream is stream.truncated, whatever the fault. The
+        // rest is read through one step's buffer, never held.
         if (e.errc() == Errc::stream_truncated) throw;
         src.drain();
         throw;
@@ -195,7 +197,15 @@ bool StreamReader::skip_next() {
     offset_ = start + s->total;
     done_ = false;
     ++count_;
+    last_skipped_ = {tokens, s->header.crc};
     return true;
+}
+
+bool StreamReader::skip_next(Skipped& checked) {
+    last_skipped_ = {};
+    const bool more = skip_next();
+    checked = last_skipped_;
+    return more;
 }
 
 }  // namespace ond

@@ -344,5 +344,54 @@ TEST(Stream, SkipNextChecksLikeNext) {
     }
 }
 
+// A header declaring 64 MiB, then zeros: validate-only holds no more than a read step or two
+// while the declared body arrives, and then reports the first fault (a repeated section 0 at byte
+// 17), as next() would, having read exactly the container.
+TEST(Stream, SkipNextHoldsLittleWhileTheDeclaredBodyArrives) {
+    std::uint64_t served = 0;
+    const std::vector<std::uint8_t> header = B().raw("ONDC").u16(1).u16(0).u32(64u << 20).vec();
+    StreamReader r([&](std::byte* dst, std::size_t max) -> std::size_t {
+        if (served >= (std::uint64_t{1} << 30)) return 0;
+        const std::size_t n = std::min<std::size_t>(max, 65536);
+        std::memset(dst, 0, n);
+        for (std::size_t k = 0; served + k < header.size() && k < n; ++k) dst[k] = static_cast<std::byte>(header[served + k]);
+        served += n;
+        return n;
+    });
+    std::optional<Caught> err;
+    std::size_t largest = 0, total = 0;
+    StreamReader::Skipped checked;
+    {
+        CountAllocations count;
+        err = catch_error([&] { (void)r.skip_next(checked); });
+        largest = count.largest();
+        total = count.total();
+    }
+    ASSERT_TRUE(err);
+    EXPECT_EQ(err->code, "section.out-of-order");
+    EXPECT_EQ(err->offset, 17u);
+    EXPECT_LE(served, (std::uint64_t{64} << 20) + 12 + 65536);
+    EXPECT_LE(largest, 2 * stream_read_step);
+    EXPECT_LE(total, 4 * stream_read_step);
+}
+
+// What skip_next tells of each container: its tokens and whether it has a CRC.
+TEST(Stream, SkipNextTellsTokensAndCrc) {
+    const auto a = doc_a(), b = doc_b();
+    Source src{concat({a, b})};
+    StreamReader r(src.fn());
+    for (const auto* p : {&a, &b}) {
+        StreamReader::Skipped checked;
+        ASSERT_TRUE(r.skip_next(checked));
+        const Container c = decode(view(*p));
+        std::uint64_t tokens = 0;
+        for (const auto d : c.docs) tokens += d.tokens.size();
+        EXPECT_EQ(checked.tokens, tokens);
+        EXPECT_EQ(checked.crc, c.crc);
+    }
+    StreamReader::Skipped end;
+    EXPECT_FALSE(r.skip_next(end));
+}
+
 }  // namespace
 }  // namespace ond

@@ -95,7 +95,7 @@ public:
         if (l == Level::recommended) ++r_.recommended_fail;
         r_.findings.push_back({l, k, std::move(msg)});
     }
-    std::string code_text() const { return o_.code.empty() ? "" : " (error: " + escape_text(o_.code) + ")"; }
+    std::string code_text() const { return o_.code.empty() ? "" : " (error: " + capped(o_.code) + ")"; }
     std::string expected_reject() const { return c_.error.empty() ? std::string("reject") : "reject (" + c_.error + ")"; }
 
     // The testee's verdict differs from the reference's, as the spec allows: informational.
@@ -111,14 +111,14 @@ public:
     void reason() {
         if (!c_.check_reason || c_.error.empty() || o_.code.empty()) return;
         if (o_.code == c_.error) ++r_.recommended_pass;
-        else add(Level::recommended, Check::reason, "expected error " + c_.error + ", got " + escape_text(o_.code));
+        else add(Level::recommended, Check::reason, "expected error " + c_.error + ", got " + capped(o_.code));
     }
 
     void content(std::string_view want, std::string_view got, const std::string& where = "") {
         try {
-            if (auto d = json::compare_content(want, got)) add(Level::required, Check::content, where + escape_text(*d, false));
+            if (auto d = json::compare_content(want, got)) add(Level::required, Check::content, where + capped(*d, false, message_limit));
         } catch (const json::JsonError& e) {
-            add(Level::required, Check::output, where + "the output is not content JSON: " + escape_text(e.what(), false));
+            add(Level::required, Check::output, where + "the output is not content JSON: " + capped(e.what(), false, message_limit));
         }
     }
 
@@ -237,13 +237,13 @@ CaseResult classify(const Case& c, const TesteeResult& o, const ClassifyOptions&
     r.input_path = c.input_path, r.expected_error = c.error, r.kind = c.kind, r.verdict = c.verdict, r.rules = c.rules;
     r.expected_path = c.expected_path, r.if_accepted_path = c.if_accepted_path, r.listing_path = c.listing_path;
     r.answer = o.status;
-    r.error_code = escape_text(o.code);
+    r.error_code = capped(o.code);
     r.peak_kb = o.peak_kb;
     r.growth_kb = o.growth_kb;
     r.output_limit = output_limit(c);
     r.ms = o.ms;
     Judge j(c, o, opt, r);
-    const std::string detail = escape_text(o.detail);
+    const std::string detail = capped(o.detail, true, detail_limit);
 
     switch (o.status) {
         case Answer::unsupported: r.status = Status::skip; return r;
@@ -269,7 +269,7 @@ CaseResult classify(const Case& c, const TesteeResult& o, const ClassifyOptions&
         }
         if (!accepted && !o.code.empty() && !find_error(o.code))
             j.add(Level::recommended, Check::unknown_code,
-                  "error code '" + escape_text(o.code) + "' is not in the error table (docs/error-codes.md)");
+                  "error code '" + capped(o.code) + "' is not in the error table (docs/error-codes.md)");
     }
     if (r.required_failed()) r.status = Status::fail;
     else if (std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.level == Level::info; }))

@@ -41,7 +41,7 @@ std::string findings_text(const CaseResult& r) {
     std::string t;
     for (const auto& f : r.findings) {
         if (!t.empty()) t += "\n";
-        t += std::string(level_name(f.level)) + " [" + check_name(f.check) + "] " + f.message;
+        t += std::string(level_name(f.level)) + " [" + check_name(f.check) + "] " + safe_message(f.message);
     }
     return t;
 }
@@ -105,10 +105,10 @@ std::string results_json(const RunReport& rep) {
         c["answer"] = answer_name(r.answer);
         if (!r.xfail_reason.empty()) c["xfail_reason"] = safe(r.xfail_reason);
         c["expected_error"] = r.expected_error.empty() ? nlohmann::json() : nlohmann::json(r.expected_error);
-        c["error"] = r.error_code.empty() ? nlohmann::json() : nlohmann::json(safe(r.error_code));
+        c["error"] = r.error_code.empty() ? nlohmann::json() : nlohmann::json(safe_message(r.error_code));
         nlohmann::json fs = nlohmann::json::array();
         for (const auto& f : r.findings)
-            fs.push_back({{"level", level_name(f.level)}, {"check", check_name(f.check)}, {"message", safe(f.message)}});
+            fs.push_back({{"level", level_name(f.level)}, {"check", check_name(f.check)}, {"message", safe_message(f.message)}});
         c["findings"] = fs;
         c["ms"] = r.ms;
         c["output_limit"] = r.output_limit;
@@ -148,7 +148,7 @@ std::string junit_xml(const RunReport& rep) {
                 std::string first;
                 for (const auto& fd : r->findings)
                     if (fd.level == Level::required) {
-                        first = "[" + std::string(check_name(fd.check)) + "] " + fd.message;
+                        first = "[" + std::string(check_name(fd.check)) + "] " + safe_message(fd.message);
                         break;
                     }
                 x << "<failure message=\"" << xml_escape(safe(first)) << "\">" << text << "</failure>";
@@ -218,10 +218,10 @@ MatrixColumn column_from_json_file(const std::string& path) {
         for (const auto& rule : j["rule_coverage"]) col.rules[str(rule, "rule")] = {str(rule, "title"), str(rule, "doc")};
     for (const auto& c : j["cases"]) {
         std::string id = str(c, "id");
-        MatrixColumn::Cell cell{str(c, "status"), str(c, "answer"), str(c, "error"), {}, false};
+        MatrixColumn::Cell cell{str(c, "status"), str(c, "answer"), safe_message(str(c, "error")), {}, false};
         if (c.contains("findings") && c["findings"].is_array())
             for (const auto& f : c["findings"]) {
-                cell.findings.push_back({str(f, "level"), str(f, "check"), str(f, "message")});
+                cell.findings.push_back({str(f, "level"), str(f, "check"), safe_message(str(f, "message"))});
                 cell.recommended = cell.recommended || cell.findings.back().level == "recommended";
             }
         col.cells[id] = std::move(cell);

@@ -3,11 +3,11 @@
 // findings in full, what was expected and what came back, and links to the case's files and
 // rules; then every case by area, each finding shown in its row. Filters by area, verdict and
 // status hide rows in place, so the page stays usable with thousands of cases.
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -37,6 +37,21 @@ std::string file_url(const std::string& path) {
     return u + fragment;
 }
 
+// A path a result file may make a link of: relative, below its base. No scheme (no ':' at all),
+// no leading '/' or '\\', no backslash, no ".." step, no control character; else it is shown as
+// text. A merged result file is anyone's: `javascript:` or `https:` must not become a link.
+bool linkable(std::string_view rel) {
+    if (rel.empty() || rel.front() == '/') return false;
+    for (char c : rel)
+        if (c == ':' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7F) return false;
+    for (std::size_t from = 0; from <= rel.size();) {
+        std::size_t to = std::min(rel.find('/', from), rel.size());
+        if (rel.substr(from, to - from) == "..") return false;
+        from = to + 1;
+    }
+    return true;
+}
+
 // Element ids: case ids hold no spaces, but make sure.
 std::string anchor(const std::string& prefix, const std::string& id) {
     std::string a = prefix + id;
@@ -55,16 +70,45 @@ bool rule_less(const std::string& a, const std::string& b) {
     return key(a) < key(b);
 }
 
+bool name_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+bool name_char(char c) { return name_start(c) || digit(c); }
+
+// "(top level)", or a name followed by at least one ".name" or "[digits]": one pass, no
+// backtracking and no recursion, whatever the length (the text may come from a testee).
+bool is_field_path(std::string_view s) {
+    if (s == "(top level)") return true;
+    std::size_t i = 0, steps = 0;
+    auto name = [&] {
+        if (i == s.size() || !name_start(s[i])) return false;
+        while (++i < s.size() && name_char(s[i])) {}
+        return true;
+    };
+    if (!name()) return false;
+    for (; i < s.size(); ++steps) {
+        if (s[i] == '.') {
+            ++i;
+            if (!name()) return false;
+        } else if (s[i] == '[') {
+            std::size_t first = ++i;
+            while (i < s.size() && digit(s[i])) ++i;
+            if (i == first || i == s.size() || s[i] != ']') return false;
+            ++i;
+        } else {
+            return false;
+        }
+    }
+    return steps > 0;
+}
+
 // The JSON path a content finding points at ("doc.tokens[2].conf"), or "".
 std::string field_path(const MatrixColumn::Finding& f) {
-    static const std::regex path(R"(^(\(top level\)|[A-Za-z_]\w*((\.[A-Za-z_]\w*)|(\[\d+\]))+)$)");
     if (f.check != "content" && f.check != "output") return {};
-    std::size_t from = 0;
-    for (;;) {
-        std::size_t to = f.message.find(": ", from);
-        if (to == std::string::npos) return {};
-        std::string part = f.message.substr(from, to - from);
-        if (std::regex_match(part, path)) return part;
+    std::string_view m = f.message;
+    for (std::size_t from = 0;;) {
+        std::size_t to = m.find(": ", from);
+        if (to == std::string_view::npos) return {};
+        if (is_field_path(m.substr(from, to - from))) return std::string(m.substr(from, to - from));
         from = to + 2;
     }
 }
@@ -132,7 +176,7 @@ private:
     std::string rule_link(const std::string& rule) const {
         auto it = rules_.find(rule);
         std::string title = it == rules_.end() ? std::string() : it->second.title;
-        if (it == rules_.end() || it->second.doc.empty() || corpus_.empty())
+        if (it == rules_.end() || !linkable(it->second.doc) || corpus_.empty())
             return "<span class=\"rule\" title=\"" + esc(title) + "\">" + esc(rule) + "</span>";
         std::string doc = (std::filesystem::path(corpus_).parent_path() / it->second.doc).lexically_normal().string();
         return "<a class=\"rule\" href=\"" + esc(file_url(doc)) + "\">" + esc(rule) + "</a>";
@@ -141,6 +185,10 @@ private:
     std::string file_links(const Row& row) const {
         std::string s;
         for (const auto& [label, rel] : row.files) {
+            if (!linkable(rel)) {
+                s += "<span title=\"not a relative path: no link\">" + esc(label) + "</span> ";
+                continue;
+            }
             std::string abs = corpus_.empty() ? rel : (std::filesystem::path(corpus_) / rel).lexically_normal().string();
             s += "<a href=\"" + esc(corpus_.empty() ? rel : file_url(abs)) + "\">" + esc(label) + "</a> ";
         }

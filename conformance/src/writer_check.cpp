@@ -30,7 +30,7 @@ void add_writer_findings(std::string_view canonical, std::string_view got, Check
         }
         if (d)
             r.findings.push_back({Level::required, Check::content,
-                                  escape_text("the bytes written decode to other content: " + *d + where, false)});
+                                  capped("the bytes written decode to other content: " + *d + where, false, message_limit)});
     }
     for (const WriterFinding& f : j.findings) {
         const std::string message = "writer rule " + f.rule + " (" + (f.required ? "required" : "recommended") + "): " +
@@ -86,7 +86,7 @@ void check_round_trip(const Case& c, const TesteeResult& decoded, Testee& testee
     else if (e.status != Answer::unsupported)
         r.findings.push_back({Level::required, Check::round_trip,
                               std::string("the encoder did not write the decoder's content back: ") + answer_name(e.status) +
-                                  (e.code.empty() ? "" : " (error: " + escape_text(e.code, false) + ")")});
+                                  (e.code.empty() ? "" : " (error: " + capped(e.code, false) + ")")});
     if (r.required_failed()) r.status = Status::fail;
 }
 

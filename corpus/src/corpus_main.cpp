@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,20 +31,41 @@ namespace fs = std::filesystem;
 
 int usage(std::ostream& o, int code) {
     o << "usage: ond corpus [--corpus DIR] list [--verdict V] [--area A] [--kind K]\n"
-         "       ond corpus [--corpus DIR] export DIR\n"
+         "       ond corpus [--corpus DIR] export [--replace-added] DIR\n"
+         "An earlier export in DIR is replaced whole; files in it that it did not write (your BUILD or\n"
+         "LICENSE) are listed and the export refused (exit 2) unless --replace-added deletes them.\n"
          "The corpus folder is --corpus DIR, else $OND_CORPUS_DIR, else the one built in.\n";
     return code;
 }
 
-// Files of the corpus proper, relative to its folder, sorted: what an implementer vendors.
+// A path below a folder, taken lexically: an iterator's entry is always spelled under the folder
+// it walks, so no link is resolved (fs::relative would follow one out of the corpus).
+std::string below(const fs::path& entry, const fs::path& root) {
+    const fs::path rel = entry.lexically_relative(root);
+    for (const auto& part : rel)
+        if (part == ".." || part == "." || part.empty())
+            throw std::runtime_error(entry.string() + " is not below " + root.string());
+    return rel.generic_string();
+}
+
+// Files of the corpus proper, relative to its folder, sorted: what an implementer vendors. Only
+// regular files: a link or any other kind of entry in the corpus is refused, never followed.
 std::vector<std::string> corpus_files(const fs::path& root) {
     std::vector<std::string> out;
+    const auto regular = [&](const fs::path& p) {
+        if (!fs::is_regular_file(fs::symlink_status(p)))
+            throw std::runtime_error(p.string() + " is not a regular file (a link or a special file); the corpus holds none");
+        out.push_back(below(p, root));
+    };
     for (const char* top : {"README.md", "manifest.json", "rules.json"})
-        if (fs::exists(root / top)) out.emplace_back(top);
-    for (const char* dir : {"cases", "regressions"})
-        if (fs::exists(root / dir))
-            for (const auto& e : fs::recursive_directory_iterator(root / dir))
-                if (e.is_regular_file()) out.push_back(fs::relative(e.path(), root).generic_string());
+        if (fs::exists(fs::symlink_status(root / top))) regular(root / top);
+    for (const char* dir : {"cases", "regressions"}) {
+        const fs::file_status st = fs::symlink_status(root / dir);
+        if (!fs::exists(st)) continue;
+        if (!fs::is_directory(st)) throw std::runtime_error((root / dir).string() + " is not a directory");
+        for (const auto& e : fs::recursive_directory_iterator(root / dir))  // does not descend through links
+            if (!fs::is_directory(e.symlink_status())) regular(e.path());
+    }
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -94,7 +116,24 @@ bool is_earlier_export(const fs::path& dir) {
     return first.rfind("format_version ", 0) == 0;
 }
 
-int do_export(const fs::path& root, const fs::path& out) {
+// Files in an earlier export that it did not write (not in its VERSION list): the user's, e.g. a
+// BUILD or LICENSE file added beside the vendored corpus.
+std::vector<std::string> added_files(const fs::path& dir) {
+    std::set<std::string> ours = {"VERSION"};
+    std::ifstream v(dir / "VERSION", std::ios::binary);
+    for (std::string line; std::getline(v, line);)
+        if (const auto at = line.find("  "); at == 64) ours.insert(line.substr(at + 2));
+    std::vector<std::string> added;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (!fs::is_directory(e.symlink_status()))
+            if (const std::string rel = e.path().lexically_relative(dir).generic_string(); !ours.count(rel)) added.push_back(rel);
+    std::sort(added.begin(), added.end());
+    return added;
+}
+
+int do_export(const fs::path& root, const fs::path& out, bool replace_added) {
+    // Links and special files first: nothing below is read through one.
+    const std::vector<std::string> files = corpus_files(root);
     const Manifest m = Manifest::read(root.string());
     if (!m.problems.empty()) throw std::runtime_error("manifest.json: " + m.problems.front());
     // Refuse to export a corpus whose files do not match its manifest.
@@ -124,6 +163,14 @@ int do_export(const fs::path& root, const fs::path& out) {
                 return 1;
             }
             replacing = true;
+            if (const auto added = added_files(out); !added.empty() && !replace_added) {
+                std::cerr << "ond corpus export: " << out.string() << " holds " << added.size()
+                          << (added.size() == 1 ? " file" : " files")
+                          << " that the earlier export did not write; they would be deleted. Move them out, or pass "
+                             "--replace-added to delete them:\n";
+                for (const auto& f : added) std::cerr << "  " << f << "\n";
+                return 2;
+            }
         }
     }
     const fs::path abs = fs::absolute(out).lexically_normal();
@@ -134,7 +181,6 @@ int do_export(const fs::path& root, const fs::path& out) {
     if (!::mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a directory beside " + out.string() + ": " + std::strerror(errno));
     const fs::path fresh = tmpl;
     try {
-        const std::vector<std::string> files = corpus_files(root);
         std::string version = "format_version " + std::to_string(m.format_version) + "\n" +
                               "corpus_version " + m.corpus_version + "\n" + "cases " + std::to_string(m.cases.size()) + "\n";
         for (const std::string& rel : files) {
@@ -202,7 +248,8 @@ int corpus_main(int argc, char** argv) {
             }
             return do_list(root, filters);
         }
-        if (rest[0] == "export" && rest.size() == 2) return do_export(root, rest[1]);
+        if (rest[0] == "export" && rest.size() == 2) return do_export(root, rest[1], false);
+        if (rest[0] == "export" && rest.size() == 3 && rest[1] == "--replace-added") return do_export(root, rest[2], true);
         return usage(std::cerr, 2);
     } catch (const std::exception& e) {
         std::cerr << "ond corpus: " << e.what() << "\n";

@@ -7,6 +7,7 @@
 #include "content_model.hpp"
 #include "json_tape.hpp"
 #include "ond/content_json.hpp"
+#include "ond/error.hpp"
 #include "ond/unicode.hpp"
 
 namespace ond::json {
@@ -156,16 +157,20 @@ private:
         if (n.kind != NodeKind::object) wrong(at, "expected a string or {\"utf16\": [...]}");
         using K = model::Utf16Keys;
         std::u16string units;
-        each(fields<K>(at)[K::utf16], [&](const At& u) { units.push_back(static_cast<char16_t>(integer(u, 0, 0xFFFF))); });
+        each(fields<K>(at)[K::utf16], [&](const At& u) { units.push_back(static_cast<char16_t>(integer(u, 0, 0xFFFF, Errc::content_invalid_string))); });
         return unicode::wtf8_from_utf16(units);
     }
 
-    std::int64_t integer(const At& at, std::int64_t lo, std::int64_t hi) const {
+    // An integer of a field whose type holds [lo, hi]. Another type is not content JSON; an integer
+    // outside the type (past 64 bits too) is content the writer cannot write: ond::Error with the
+    // field's content code, as the writer refuses a value the type holds but the format does not.
+    std::int64_t integer(const At& at, std::int64_t lo, std::int64_t hi, Errc out_of_range = Errc::content_too_large) const {
         const Node& n = t_[at.node];
         const std::string range = "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got ";
         if (n.kind != NodeKind::number || !n.flag) fail(at, range + detail::excerpt(t_, at.node, 40));
         auto v = detail::integer_value(n.text());
-        if (!v || *v < lo || *v > hi) fail(at, range + std::string(n.text().substr(0, 40)));
+        if (!v || *v < lo || *v > hi)
+            throw Error(out_of_range, no_offset, range + std::string(n.text().substr(0, 40)), detail::where(at.path));
         return *v;
     }
 
@@ -209,8 +214,9 @@ private:
             for (std::size_t col = 0; col < token_column_count; ++col)
                 t.attrs[col].push_back(label(g[T::column(col)], strings));
             t.head.push_back(static_cast<std::int32_t>(
-                integer(g[T::head], std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max())));
-            t.sent.push_back(static_cast<Sentence>(integer(g[T::sent], 0, 255)));
+                integer(g[T::head], std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(),
+                        Errc::content_head_out_of_range)));
+            t.sent.push_back(static_cast<Sentence>(integer(g[T::sent], 0, 255, Errc::content_bad_sentence_value)));
             t.conf.push_back(number(g[T::conf]));
         });
 

@@ -7,9 +7,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "child.hpp"
@@ -44,11 +46,11 @@ std::string str(const std::vector<std::byte>& b) { return std::string(reinterpre
 
 // One ONDC document of `tokens` one-character tokens whose six attributes are all the same
 // string of `string_bytes` bytes: small to store, huge to print.
-ond::Container string_bomb(std::size_t string_bytes, std::uint32_t tokens) {
+ond::Container string_bomb(const std::string& string, std::uint32_t tokens) {
     ond::Container c;
     ond::Doc d;
     d.set_text(std::string(tokens, 'a'));
-    const ond::StringId big = c.strings.intern(std::string(string_bytes, 'x'));
+    const ond::StringId big = c.strings.intern(string);
     d.tokens.resize(tokens);
     for (std::uint32_t i = 0; i < tokens; ++i) {
         d.tokens.start[i] = i;
@@ -60,6 +62,7 @@ ond::Container string_bomb(std::size_t string_bytes, std::uint32_t tokens) {
     c.docs.push_back(d);
     return c;
 }
+ond::Container string_bomb(std::size_t string_bytes, std::uint32_t tokens) { return string_bomb(std::string(string_bytes, 'x'), tokens); }
 
 // An ONDC whose string table holds `count` empty strings and whose document is empty: one byte
 // of input per table entry.
@@ -133,6 +136,22 @@ TEST(Hostile, InspectShowsLongStringsCutWithTheirLength) {
     EXPECT_NE(r.out.find("strings[1]: " + shown), std::string::npos);
     EXPECT_NE(r.out.find("tokens.morph[1999]: 1 " + shown), std::string::npos);
     EXPECT_LT(r.out.size(), 12'000u * 300);
+}
+
+// Bidi overrides, line and paragraph separators, a byte-order mark and an isolate in a string:
+// printed raw they reorder or split the listing's lines on a terminal. They are shown escaped.
+TEST(Hostile, InspectEscapesBidiControlsAndLineSeparators) {
+    TempDir dir;
+    const ond::Container c = string_bomb("a\u202Eb\u2028c\u2029d\uFEFFe\u2066f\u200Bg", 1);
+    for (const char* mode : {"", "--stream"}) {
+        ChildOptions opt;
+        opt.stdin_path = dir.write("sly.ondc", str(ond::encode(c)));
+        const ChildResult r = run_ond(*mode ? std::vector<std::string>{"inspect", mode} : std::vector<std::string>{"inspect"}, opt);
+        ASSERT_EQ(r.status, 0) << r.err;
+        for (const char* raw : {"\u202E", "\u2028", "\u2029", "\uFEFF", "\u2066", "\u200B"})
+            EXPECT_EQ(r.out.find(raw), std::string::npos) << mode << ": " << r.out;
+        EXPECT_NE(r.out.find("\"a\\u{202E}b\\u{2028}c\\u{2029}d\\u{FEFF}e\\u{2066}f\\u{200B}g\""), std::string::npos) << r.out;
+    }
 }
 
 TEST(Hostile, InspectWritesItsListingAsItGoes) {
@@ -226,6 +245,64 @@ TEST(Hostile, EndlessZerosAreRefusedAtTheHeader) {
     EXPECT_TRUE(peak_within(r, bound_kib(0, 0)));
 }
 
+// JSON that never ends and never breaks a rule of JSON text: an open string, or spaces. Reading
+// stops at --max-input with exit status 2, and the memory stays near that limit.
+TEST(Hostile, EncodeOfEndlessJsonStopsAtItsInputLimit) {
+    const std::size_t limit = 8u << 20;
+    for (const std::string& start : {std::string(R"({"format":"ONDC","crc":false,"doc":{"text":")"), std::string("[")}) {
+        const char filler = start == "[" ? ' ' : 'a';
+        std::uint64_t fed = 0;
+        ChildOptions opt;
+        opt.cpu_seconds = 10;
+        opt.feed = [&](int fd) {
+            static const std::string more(65536, filler);
+            const std::string& chunk = fed == 0 ? start : more;
+            const ssize_t n = ::write(fd, chunk.data(), chunk.size());
+            if (n <= 0) return false;
+            fed += static_cast<std::uint64_t>(n);
+            return fed < (std::uint64_t{1} << 32);  // a bound for the test itself: 4 GiB
+        };
+        const ChildResult r = run_ond({"encode", "--max-input", std::to_string(limit)}, opt);
+        EXPECT_EQ(r.status, 2) << start << r.err;
+        EXPECT_EQ(r.err, "ond: <stdin> holds more than 8388608 bytes of JSON (the limit of --max-input)\n");
+        EXPECT_LT(fed, limit + (std::uint64_t{16} << 20)) << start;
+        EXPECT_TRUE(peak_within(r, bound_kib(limit, 3))) << start;
+    }
+}
+
+// An integer that does not fit its field's type is refused with the writer's content code for
+// that field, one of the error table's, as docs/protocol.md says; not json.invalid.
+TEST(Hostile, EncodeOfOutOfRangeIntegersGivesTheWritersCode) {
+    const std::string good = ond::json::to_json(string_bomb("x", 1));
+    const auto with = [&](const std::string& from, const std::string& to) {
+        std::string j = good;
+        const std::size_t at = j.find(from);
+        EXPECT_NE(at, std::string::npos) << from << " in " << j;
+        return at == std::string::npos ? j : j.replace(at, from.size(), to);
+    };
+    const struct {
+        std::string json, code;
+    } cases[] = {
+        {with("\"head\":0", "\"head\":4294967296"), "content.head-out-of-range"},
+        {with("\"head\":0", "\"head\":-2147483649"), "content.head-out-of-range"},
+        {with("\"sent\":0", "\"sent\":256"), "content.bad-sentence-value"},
+        {with("\"start\":0", "\"start\":-1"), "content.too-large"},
+        {with("\"length\":1", "\"length\":4294967296"), "content.too-large"},
+        {with("\"start\":0", "\"start\":123456789012345678901234567890"), "content.too-large"},
+        {with("\"text\":\"a\"", "\"text\":{\"utf16\":[65536]}"), "content.invalid-string"},
+        {with("\"conf\":1", "\"conf\":{\"f32bits\":-1}"), "content.too-large"},
+    };
+    TempDir dir;
+    for (const auto& c : cases) {
+        ChildOptions opt;
+        opt.stdin_path = dir.write("in.json", c.json);
+        const ChildResult r = run_ond({"encode"}, opt);
+        EXPECT_EQ(r.status, 1) << c.json;
+        EXPECT_EQ(r.err_first_line(), "error: " + c.code) << c.json << "\n" << r.err;
+        EXPECT_NE(ond::find_error(c.code), nullptr) << c.code;
+    }
+}
+
 TEST(Hostile, AGoodHeaderThenEndlessBytesStopsOneBytePastTheDeclaredEnd) {
     // ONDC, version 1, no flags, a body of 100 bytes; then zeros for as long as they are read.
     const std::string header("ONDC\x01\x00\x00\x00\x64\x00\x00\x00", 12);
@@ -256,6 +333,29 @@ TEST(Hostile, AGoodHeaderThenEndlessBytesStopsOneBytePastTheDeclaredEnd) {
         }
         EXPECT_TRUE(peak_within(r, bound_kib(0, 0))) << cmd;
     }
+}
+
+// A stream whose first container declares 512 MiB and then sends zeros: validate --stream checks
+// each section as it arrives and holds none of the body while the rest of the container arrives
+// (its verdict waits for it, as the decoding reader's does).
+TEST(Hostile, StreamValidateHoldsNoBodyWhileItArrives) {
+    const std::string header("ONDC\x01\x00\x00\x00\x00\x00\x00\x20", 12);  // a body of 512 MiB
+    std::uint64_t fed = 0;
+    ChildOptions opt;
+    opt.cpu_seconds = 10;
+    opt.feed = [&](int fd) {
+        static const std::string zeros(65536, '\0');
+        const std::string& chunk = fed == 0 ? header : zeros;
+        const ssize_t n = ::write(fd, chunk.data(), chunk.size());
+        if (n <= 0) return false;
+        fed += static_cast<std::uint64_t>(n);
+        return fed < (std::uint64_t{1} << 30);  // a bound for the test itself: 1 GiB
+    };
+    const ChildResult r = run_ond({"validate", "--stream", "-"}, opt);
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_EQ(r.out.rfind("<stdin>: invalid at byte 17: section.out-of-order (R8): ", 0), 0u) << r.out;
+    EXPECT_LT(fed, (std::uint64_t{512} + 16) << 20);  // the container and the pipe's buffer, no more
+    EXPECT_TRUE(peak_within(r, bound_kib(0, 0)));
 }
 
 // ---- 5. validate-only keeps nothing per string-table entry ----------------------------
@@ -302,7 +402,8 @@ TEST(Hostile, CorpusExportNeverWritesThroughALink) {
     EXPECT_NE(r.err.find("is not empty and is not an earlier export"), std::string::npos) << r.err;
     EXPECT_EQ(read_file(root / "mine" / "notes.txt"), "mine\n");
 
-    // An earlier export with a planted link and a stale file: replaced as a whole.
+    // An earlier export with a planted link and files the user added: refused, listing them and
+    // touching nothing, unless --replace-added; then replaced as a whole.
     const fs::path exp = root / "export";
     r = run_ond({"corpus", "export", exp.string()});
     ASSERT_EQ(r.status, 0) << r.err;
@@ -311,8 +412,16 @@ TEST(Hostile, CorpusExportNeverWritesThroughALink) {
     fs::remove(exp / "README.md");
     fs::create_symlink(outside, exp / "README.md");
     std::ofstream(exp / "stale.txt") << "old\n";
+    std::ofstream(exp / "cases" / "BUILD") << "filegroup()\n";
     r = run_ond({"corpus", "export", exp.string()});
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("holds 2 files that the earlier export did not write"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("\n  cases/BUILD\n  stale.txt\n"), std::string::npos) << r.err;
+    EXPECT_EQ(read_file(exp / "stale.txt"), "old\n");
+    EXPECT_EQ(read_file(exp / "cases" / "BUILD"), "filegroup()\n");
+    r = run_ond({"corpus", "export", "--replace-added", exp.string()});
     ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_FALSE(fs::exists(exp / "cases" / "BUILD"));
     EXPECT_NE(r.out.find("replacing the earlier export there"), std::string::npos) << r.out;
     EXPECT_EQ(read_file(outside), "precious\n");
     EXPECT_FALSE(fs::is_symlink(exp / "README.md"));
@@ -322,6 +431,47 @@ TEST(Hostile, CorpusExportNeverWritesThroughALink) {
     std::size_t entries = 0;
     for (const auto& e : fs::directory_iterator(root)) entries += e.path().filename().string()[0] == '.' ? 1 : 0;
     EXPECT_EQ(entries, 0u);
+}
+
+// A corpus folder holding a link (to a file outside, or to a folder) or a special file: the
+// export refuses it before writing anything, and never writes outside its target.
+TEST(Hostile, CorpusExportRefusesLinksInTheSourceCorpus) {
+    TempDir dir;
+    const fs::path root = dir.path();
+    const fs::path corpus = root / "corpus";
+    fs::create_directories(corpus / "cases");
+    fs::copy_file(fs::path(OND_SOURCE_CORPUS) / "manifest.json", corpus / "manifest.json");
+    std::ofstream(root / "secret.txt") << "secret\n";
+    fs::create_directory(root / "secrets");
+    std::ofstream(root / "secrets" / "key") << "key\n";
+    const struct {
+        std::string what;
+        std::function<void()> plant;
+    } plants[] = {
+        {"a link to a file outside", [&] { fs::create_symlink(root / "secret.txt", corpus / "cases" / "evil.ondc"); }},
+        {"a link to a folder outside", [&] { fs::create_directory_symlink(root / "secrets", corpus / "cases" / "evil"); }},
+        {"a link as a top file", [&] { fs::create_symlink(root / "secret.txt", corpus / "README.md"); }},
+        {"a fifo", [&] { ASSERT_EQ(::mkfifo((corpus / "cases" / "evil.fifo").c_str(), 0644), 0); }},
+    };
+    for (const auto& p : plants) {
+        p.plant();
+        const fs::path out = root / "out";
+        const ChildResult r = run_ond({"corpus", "--corpus", corpus.string(), "export", out.string()});
+        EXPECT_EQ(r.status, 1) << p.what << ": " << r.err;
+        EXPECT_NE(r.err.find("is not a regular file"), std::string::npos) << p.what << ": " << r.err;
+        EXPECT_FALSE(fs::exists(out)) << p.what;
+        // Nothing anywhere but what the test made: no copy of a secret, no directory left beside.
+        std::size_t secrets = 0, entries = 0;
+        for (const auto& e : fs::recursive_directory_iterator(root)) {
+            const std::string name = e.path().filename().string();
+            secrets += name == "secret.txt" || name == "key";
+            entries += e.path().parent_path() == root;
+        }
+        EXPECT_EQ(secrets, 2u) << p.what;
+        EXPECT_EQ(entries, 3u) << p.what;  // corpus, secret.txt, secrets, and nothing else
+        std::error_code ec;
+        for (const char* planted : {"cases/evil.ondc", "cases/evil", "README.md", "cases/evil.fifo"}) fs::remove(corpus / planted, ec);
+    }
 }
 
 // ---- 7. validate escapes control characters in file names -------------------------------

@@ -35,9 +35,15 @@ public:
     // Same, but only checks (validate-only); false at a clean end. It validates each section as
     // its bytes arrive and holds at most the string table and one other section at a time (not
     // the container), with the same verdict and error as next(): a fault inside the container is
-    // reported once the rest of it has arrived, so a stream that ends early is still
-    // stream.truncated.
+    // reported once the rest of it has arrived (read through one 1 MiB step, never held), so a
+    // stream that ends early is still stream.truncated.
     bool skip_next();
+    // The same, telling what the container held.
+    struct Skipped {
+        std::uint64_t tokens = 0;  // over its documents
+        bool crc = false;
+    };
+    bool skip_next(Skipped& checked);
 
     // The containers as a range: `for (const ond::Container& c : reader)`, reusing one
     // container inside the reader (valid until the next step); each step throws as next() does.
@@ -75,6 +81,7 @@ private:
     std::uint64_t offset_ = 0;
     std::uint64_t count_ = 0;
     bool done_ = false;
+    Skipped last_skipped_;  // what the last skip_next() checked
     Container current_;  // the range's container
 };
 

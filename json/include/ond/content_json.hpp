@@ -31,11 +31,14 @@ void write_json(const Container& c, const JsonSink& sink, bool pretty = false);
 
 // JSON text -> Container (strings interned into c.strings). Floats are read from their decimal
 // text straight to the nearest binary32, or from {"f32bits": N} (N in 0..2^32-1). Throws JsonError for malformed JSON, unknown or
-// missing keys and values of the wrong type or outside their field's range (e.g. a negative
-// start). Content that is well-typed but cannot be written (a head outside the document, a
-// sentence value of 3, an infinite confidence, categories in a bin, ...) is loaded as it is and
-// left to ond::encode / ond::check_writable to refuse with their content.* codes. A text
-// longer than 2^32 - 1 UTF-16 units raises ond::Error (content.too-large) from Doc::set_text.
+// missing keys and values of the wrong type. Content that is well-typed but cannot be written (a
+// head outside the document, a sentence value of 3, an infinite confidence, categories in a bin,
+// ...) is loaded as it is and left to ond::encode / ond::check_writable to refuse with their
+// content.* codes. An integer outside its field's type raises ond::Error at once with the code
+// the writer would give: a head past 32 bits content.head-out-of-range, a sentence value past 255
+// content.bad-sentence-value, a UTF-16 unit past 0xFFFF content.invalid-string, a start, length
+// or f32bits outside [0, 2^32 - 1] content.too-large. A text longer than 2^32 - 1 UTF-16 units
+// raises ond::Error (content.too-large) from Doc::set_text.
 Container from_json(std::string_view text);
 
 // Structural comparison of two content JSON texts: keys in any order, floats by binary32 bits

@@ -1,0 +1,27 @@
+# The `ond` tool as a Debian package (cpack -G DEB in a build of the `tool` preset): the binary in
+# bin/ and the golden corpus in share/ond/corpus/, where an installed `ond` finds it by itself
+# (cli/main.cpp: <prefix>/bin/ond -> <prefix>/share/ond/corpus). Only the `tool` component goes
+# into the package: the codec's library, headers and CMake files stay out of it.
+set(OND_CORPUS_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/ond/corpus)
+
+# What `ond corpus export` vendors: the corpus proper, not its generator.
+install(FILES corpus/README.md corpus/manifest.json corpus/rules.json
+  DESTINATION ${OND_CORPUS_INSTALL_DIR} COMPONENT tool)
+install(DIRECTORY corpus/cases corpus/regressions
+  DESTINATION ${OND_CORPUS_INSTALL_DIR} COMPONENT tool)
+
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME ond)
+set(CPACK_PACKAGE_VENDOR "ond-conform")
+set(CPACK_PACKAGE_CONTACT "ond-conform maintainers <ond-conform@users.noreply.github.com>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "ONDC/ONDB reference codec tool, golden corpus and conformance runner")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL tool)
+set(CPACK_COMPONENTS_GROUPING ALL_COMPONENTS_IN_ONE)
+set(CPACK_DEBIAN_PACKAGE_NAME ond)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+# The shared libraries' packages (libssl3, zlib1g or libisal2, libstdc++6), as dpkg-shlibdeps finds them.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+include(CPack)

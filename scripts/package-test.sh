@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The tool alone, packaged and installed: builds the `tool` preset (a compiler, CMake, CLI11,
+# nlohmann-json, libcrypto and zlib; no tests, benchmarks or fuzzers), makes the .deb with cpack,
+# unpacks it into a scratch root with `dpkg -x`, and runs the installed `ond conform` against the
+# reference codec over the installed corpus (found beside the binary, with no OND_CORPUS_DIR).
+# Prints the package's name and the run's last line; exits non-zero unless the run PASSED.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+cmake --preset tool "${launcher[@]}" >/dev/null
+cmake --build --preset tool -j"${OND_JOBS:-$(nproc)}"
+(cd build/tool && rm -f ond_*.deb && cpack -G DEB >/dev/null)
+deb=$(ls build/tool/ond_*.deb)
+echo "package: $deb"
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+dpkg -x "$deb" "$root"
+ond=$root/usr/bin/ond
+[ -x "$ond" ] || { echo "package-test: no usr/bin/ond in $deb" >&2; exit 1; }
+[ -f "$root/usr/share/ond/corpus/manifest.json" ] || { echo "package-test: no corpus in $deb" >&2; exit 1; }
+# Nothing but the tool and its corpus: no library, header or CMake file of the codec.
+if dpkg-deb -c "$deb" | grep -E '\.(a|so|hpp|cmake)$'; then
+  echo "package-test: the package holds more than the tool" >&2; exit 1
+fi
+
+# Run from elsewhere, with no corpus named: the installed one is used.
+cd "$root"
+unset OND_CORPUS_DIR
+"$ond" --version
+"$ond" conform -q --json "$root/report.json" > "$root/conform.out" 2>&1 || true
+last=$(tail -n 1 "$root/conform.out")
+echo "$last"
+grep -q "\"path\": \"$root/usr/share/ond/corpus\"" "$root/report.json" ||
+  { echo "package-test: the run did not use the installed corpus" >&2; exit 1; }
+case "$last" in
+  "CONFORMANCE PASSED: "*) echo "package-test: ok" ;;
+  *) cat "$root/conform.out" >&2; exit 1 ;;
+esac
