@@ -9,6 +9,7 @@
 
 #include "framing.hpp"
 #include "fuzz_support.hpp"
+#include "model_reader.hpp"
 #include "mutator.hpp"
 
 OND_FUZZ_STRUCTURE_MUTATOR
@@ -70,6 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::size_t trailer = strict->crc() ? 4 : 0;
         OND_FUZZ_CHECK(again.size() == size && again.compare(0, size - trailer, text.substr(0, size - trailer)) == 0);
     }
+    model::check_decode_against_model(input, d, &c);
     check_same(d, v, "decode", "validate");
     check_same(d, i, "decode", "inspect");
     if (!d.ok) {

@@ -1,5 +1,7 @@
 #include "readers.hpp"
 
+#include "model_reader.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -115,8 +117,19 @@ void check_same_stream(const StreamResult& a, const StreamResult& b, const char*
     check_same(a.end, b.end, what_a, what_b);
 }
 
+void check_stream_against_model(Bytes input, const StreamResult& reader, const char* what) {
+    const model::StreamResult m = model::read_stream(input);
+    if (!model::check_against_model(reader.end, m.end, what)) return;
+    OND_FUZZ_CHECK_MSG(m.containers.size() == reader.containers.size(),
+                       std::string(what) + ": " + std::to_string(reader.containers.size()) + " containers, model " +
+                           std::to_string(m.containers.size()));
+    for (std::size_t i = 0; i < m.containers.size(); ++i)
+        OND_FUZZ_CHECK_MSG(same_content(m.containers[i], reader.containers[i]), std::string(what) + ": container " + std::to_string(i));
+}
+
 DecodeResult check_all_readers(Bytes input, const std::vector<std::size_t>& cuts) {
     DecodeResult d = read_decode(input);
+    model::check_decode_against_model(input, d.outcome, &d.content);
 
     // validate(): same verdict; its summary describes what decode() built.
     Summary sum;
@@ -181,6 +194,7 @@ DecodeResult check_all_readers(Bytes input, const std::vector<std::size_t>& cuts
     // StreamReader: as the model says, with reads cut anywhere, decoding and validate-only.
     const StreamResult model = model_stream(input);
     const StreamResult s = read_stream(input, cuts, false);
+    check_stream_against_model(input, s, "StreamReader::next vs model reader");
     check_same_stream(model, s, "stream model", "StreamReader::next");
     std::uint64_t skipped = 0;
     const StreamResult sv = read_stream(input, cuts, true, &skipped);
