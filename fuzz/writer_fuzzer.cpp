@@ -7,6 +7,7 @@
 //    (the writer refuses exactly the content a strict reader would reject on reading it back).
 #include "content_builder.hpp"
 #include "fuzz_support.hpp"
+#include "model_reader.hpp"
 #include "provider.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -22,6 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<std::byte> raw = raw_encode(c);
     Container back;
     const Outcome r = capture([&] { back = decode(bytes_of(raw)); });
+    // The independent encoder's bytes read by the reference and by the model reader agree.
+    model::check_decode_against_model(bytes_of(raw), r, &back);
     if (!e.ok) {
         OND_FUZZ_CHECK(error_info(e.errc).verdict == ErrorVerdict::content);
         OND_FUZZ_CHECK(e.offset == no_offset);
