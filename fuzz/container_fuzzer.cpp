@@ -47,6 +47,28 @@ void check_views_and_builder(const ond::DocView doc, ond::Format format) {
                    ond::fuzz::same_values(rebuilt.tokens.length, read.tokens.length));
 }
 
+// DocList's whole-document operations keep what was read: every document edited to itself,
+// the last one popped and pushed back, an empty one appended and cut again.
+void check_doc_list_operations(const ond::Container& c) {
+    using namespace ond;
+    Container copy = c;
+    for (std::size_t k = 0; k < copy.docs.size(); ++k) copy.docs.edit(k, [](Doc&) {});
+    OND_FUZZ_CHECK_MSG(same_content(copy, c), "DocList::edit to the same document changed the content");
+    if (!copy.docs.empty()) {
+        const Doc last = copy.docs.to_doc(copy.docs.size() - 1);
+        const std::uint64_t removals = copy.docs.removals();
+        copy.docs.pop_back();
+        OND_FUZZ_CHECK(copy.docs.removals() == removals + 1);
+        copy.docs.push_back(last);
+        OND_FUZZ_CHECK_MSG(same_content(copy, c), "pop_back then push_back changed the content");
+    }
+    const std::size_t n = copy.docs.size();
+    copy.docs.resize(n + 1);
+    OND_FUZZ_CHECK(copy.docs.size() == n + 1 && copy.docs.back().tokens.size() == 0 && copy.docs.back().text.empty());
+    copy.docs.resize(n);
+    OND_FUZZ_CHECK_MSG(same_content(copy, c), "resize up and down changed the content");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -85,6 +107,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     OND_FUZZ_CHECK(sum.strings + 1 == c.strings.size());
     OND_FUZZ_CHECK(c.format == Format::ondb || c.docs.size() == 1);
     for (DocView doc : c.doc_views()) check_views_and_builder(doc, c.format);
+    check_doc_list_operations(c);
     std::uint64_t tokens = 0;
     for (const DocSlice doc : c.docs) {
         tokens += doc.tokens.size();

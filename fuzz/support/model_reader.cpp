@@ -607,6 +607,27 @@ StreamResult read_stream(Bytes input) {
     return r;
 }
 
+Verdict read_section(std::uint8_t id, Bytes content, std::uint64_t origin, const SectionContext& ctx,
+                     std::uint64_t* consumed) {
+    Reader r{reinterpret_cast<const std::uint8_t*>(content.data()), origin, 0, content.size()};
+    Table t;
+    for (std::size_t i = 0; i < ctx.values.size(); ++i) t.push_back({ctx.values[i], ctx.stored_empty[i]});
+    ModelDoc d;
+    d.n = ctx.tokens;
+    d.text_units = ctx.text_units;
+    try {
+        Frame f{id, origin, r};
+        if (id == 1)
+            (void)read_table(f.content);
+        else
+            read_doc_section(f, t, d);
+        if (consumed) *consumed = f.content.pos;
+    } catch (const Refusal& e) {
+        return refused(e);
+    }
+    return Verdict{};
+}
+
 bool code_defined(const std::string& code) { return find_error(code) != nullptr; }
 
 bool check_against_model(const Outcome& reference, const Verdict& model, const char* what) {

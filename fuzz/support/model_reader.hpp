@@ -41,6 +41,20 @@ struct StreamResult {
 // Back-to-back ONDC containers (R25, R26), as StreamReader reads them.
 StreamResult read_stream(Bytes input);
 
+// What a section decoder is given besides its bytes: the string table (each entry's WTF-8 value,
+// and whether it stores no bytes), the document's token count and its text's UTF-16 length.
+struct SectionContext {
+    std::vector<std::string> values;  // entry i is index i + 1
+    std::vector<bool> stored_empty;
+    std::uint32_t tokens = 0;
+    std::uint64_t text_units = 0;
+};
+// One section's content alone (id 1, 2, 3, 4, 6 or 7), read as its decoder reads it: from its
+// first byte to where its contents end (the frame's trailing-bytes check is not part of it).
+// `consumed` receives how many bytes an accepted section took.
+Verdict read_section(std::uint8_t id, Bytes content, std::uint64_t origin, const SectionContext& ctx,
+                     std::uint64_t* consumed = nullptr);
+
 // The codes of revision 2 that a reference built before it does not define (R22, R24). While
 // the reference lacks them, it accepts those two inputs; the comparison allows exactly that.
 bool code_defined(const std::string& code);
