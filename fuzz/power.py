@@ -177,6 +177,8 @@ def main():
     p.add_argument("--only", action="append", default=[], help="run only these checks (repeatable)")
     p.add_argument("--ci", action="store_true", help="run the short CI subset only")
     p.add_argument("--keep", help="keep the failing inputs and logs here, by check")
+    p.add_argument("--check-config", action="store_true",
+                   help="only check the lists (uncatchable.txt, the areas, the CI subset) against the codes and harnesses")
     p.add_argument("--list-harnesses", action="store_true", help="print the harnesses the chosen checks need, and stop")
     args = p.parse_args()
     global ci_mode
@@ -187,6 +189,16 @@ def main():
     problems = [f"uncatchable.txt names '{c}', which is neither an error code nor a writer rule"
                 for c in reasons if c not in set(codes) | set(WRITER_RULES)]
     checks = codes + WRITER_RULES
+    harness_files = {f[:-len("_fuzzer.cpp")] for f in os.listdir(os.path.join(args.root, "fuzz")) if f.endswith("_fuzzer.cpp")}
+    problems += [f"CI_SUBSET names '{c}', which is not a switchable check" for c in CI_SUBSET
+                 if c not in checks or c in reasons]
+    problems += [f"'{h}' is not a harness of fuzz/" for _, names in AREA_HARNESSES for h in names if h not in harness_files]
+    problems += [f"CI_SUBSET runs '{h}', which is not a harness of fuzz/" for h in CI_SUBSET.values() if h not in harness_files]
+    if args.check_config:
+        print("\n".join(problems) if problems else
+              f"fuzz power configuration: ok ({len(checks) - len(reasons)} checks to run, {len(reasons)} listed as "
+              f"uncatchable, {len(CI_SUBSET)} in the CI subset)")
+        return 1 if problems else 0
     only = set(args.only) | (set(CI_SUBSET) if args.ci else set())
     if only:
         checks = [c for c in checks if c in only]

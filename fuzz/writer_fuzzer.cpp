@@ -17,8 +17,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Container c = ContentBuilder<Provider>(p).build();
 
     std::vector<std::byte> bytes;
-    const Outcome e = capture([&] { bytes = encode(c); });
+    std::string error_path;
+    const Outcome e = capture([&] {
+        try {
+            bytes = encode(c);
+        } catch (const Error& err) {
+            error_path = err.path();
+            throw;
+        }
+    });
     const Outcome chk = capture([&] { check_writable(c); });
+    // The non-throwing form gives the same bytes or the same error.
+    const Result<std::vector<std::byte>> t = try_encode(c);
+    OND_FUZZ_CHECK(t.ok() == e.ok);
+    if (t.ok()) OND_FUZZ_CHECK(*t.operator->() == bytes);
+    else OND_FUZZ_CHECK(t.error().errc() == e.errc && t.error().path() == error_path);
     OND_FUZZ_CHECK(e.ok == chk.ok && (e.ok || e.errc == chk.errc));
     const std::vector<std::byte> raw = raw_encode(c);
     Container back;
