@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Line and branch coverage of codec/ reached by the fuzz harnesses: builds them with clang's
 # source-based coverage (replay driver, no sanitizers), replays each harness's seeds, the golden
-# corpus, the regressions and any extra corpus directories (e.g. a campaign's, laid out as
+# corpus, the regressions (for the five harnesses with the structure-aware mutator also 20
+# mutants of each seed, as CTest replays them) and any extra corpus directories (e.g. a campaign's, laid out as
 # DIR/<harness>/ or DIR/corpus-<harness>/), merges the profiles and prints llvm-cov's report for
 # codec/src.
 #
@@ -38,6 +39,10 @@ for name in "${names[@]}"; do
     for d in "$extra/$name" "$extra/corpus-$name"; do [ -d "$d" ] && dirs+=("$d"); done
   done
   LLVM_PROFILE_FILE="$prof/$name-%p.profraw" "$exe" "${dirs[@]}" >/dev/null
+  case "$name" in  # the structure-aware mutator's mutants of the seeds, as CTest replays them
+    container|stream|doc_bin|differential|roundtrip)
+      LLVM_PROFILE_FILE="$prof/$name-mutants-%p.profraw" "$exe" --mutate 20 --seed 7 "$root/fuzz/seeds/$name" >/dev/null ;;
+  esac
   objects+=(-object "$exe")
 done
 llvm-profdata"$llvm" merge -sparse "$prof"/*.profraw -o "$prof/all.profdata"

@@ -162,6 +162,15 @@ DecodeResult check_all_readers(Bytes input, const std::vector<std::size_t>& cuts
             OND_FUZZ_CHECK(target.docs[k].text_utf16_length == d.content.docs[k].text_utf16_length);
     }
 
+    // declared_size(): the size a header decode() accepts declares; nothing for a header it refuses.
+    {
+        const std::optional<std::uint64_t> declared = declared_size(input.first(std::min<std::size_t>(input.size(), 12)));
+        const bool header_refused = !d.outcome.ok && error_info(d.outcome.errc).code.substr(0, 7) == "header.";
+        OND_FUZZ_CHECK_MSG(declared.has_value() == !header_refused, "declared_size disagrees with decode on the header");
+        if (d.outcome.ok) OND_FUZZ_CHECK(*declared == input.size());
+        if (!d.outcome.ok && d.outcome.errc == Errc::container_trailing_bytes) OND_FUZZ_CHECK(*declared == d.outcome.offset);
+    }
+
     // The non-throwing forms: the same verdict, and the same error (code and offset).
     const auto as_outcome = [](const Error& e) {
         Outcome o;
