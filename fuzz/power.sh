@@ -6,8 +6,9 @@
 #
 #   fuzz/power.sh [--ci] [--seconds N] [--report FILE] [--only CHECK]... [--keep DIR]
 #
-# --ci runs the short subset (power.py's CI_SUBSET, 30 s per harness at most unless --seconds says
-# otherwise) and builds only the harnesses it needs. OND_POWER_BUILD sets the build directory
+# --ci runs the short subset (power.py's CI_SUBSET; unless --seconds says otherwise, 40,000
+# executions per harness at most, or 120 s: a budget that a loaded machine does not shrink) and
+# builds only the harnesses it needs. OND_POWER_BUILD sets the build directory
 # (default build/fuzz-power), OND_BUILD_JOBS the build's parallelism (default 2).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,7 +20,7 @@ for a in "$@"; do
   [ "$a" = --ci ] && ci=1
   args+=("$a")
 done
-if [ "$ci" = 1 ] && [[ " $* " != *" --seconds "* ]]; then args+=(--seconds 30); fi
+if [ "$ci" = 1 ] && [[ " $* " != *" --seconds "* ]]; then args+=(--seconds 120 --runs 40000); fi
 
 flags="-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
 -fsanitize=address -fsanitize-address-use-after-scope -fsanitize=fuzzer-no-link"
