@@ -56,7 +56,8 @@ Verdict read_section(std::uint8_t id, Bytes content, std::uint64_t origin, const
                      std::uint64_t* consumed = nullptr);
 
 // The codes of revision 2 that a reference built before it does not define (R22, R24). While
-// the reference lacks them, it accepts those two inputs; the comparison allows exactly that.
+// the reference lacks them, it reads on past the count that says 0 (accepting the input, or
+// refusing it for a later fault); the comparison allows exactly that.
 bool code_defined(const std::string& code);
 
 // Compares a reference outcome with the model's verdict; aborts (OND_FUZZ_CHECK) on any
