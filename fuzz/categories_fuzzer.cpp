@@ -13,11 +13,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     DocList list;
     list.open_doc();
+    std::uint64_t consumed = 0;
     const Outcome r = run_modes(origin, origin + bytes.size(), [&](auto mode, detail::Tracer* tr) {
         using M = decltype(mode);
         detail::Cursor c(bytes_of(bytes), origin);
         detail::decode_categories_section<M>(c, table.view, &list, tr);
+        consumed = c.offset() - origin;
     });
+    check_section_against_model(6, bytes, origin, model_context(table, 0, 0), r, consumed, true);
     if (!r.ok) return 0;
     const DocSlice doc = list.back();
     OND_FUZZ_CHECK(doc.has_cats);

@@ -9,6 +9,7 @@
 
 #include "framing.hpp"
 #include "fuzz_support.hpp"
+#include "model_reader.hpp"
 #include "mutator.hpp"
 
 OND_FUZZ_STRUCTURE_MUTATOR
@@ -46,6 +47,76 @@ void check_views_and_builder(const ond::DocView doc, ond::Format format) {
                    ond::fuzz::same_values(rebuilt.tokens.length, read.tokens.length));
 }
 
+// Every accepted document built again through the public builder, from what its views show:
+// text, tokens at their byte spans with every field, entities, categories and span groups. The
+// result equals what was read. Then calls the builder must refuse are refused with their codes.
+void check_rebuilt_with_builder(const ond::Container& c) {
+    using namespace ond;
+    Container fresh;
+    fresh.format = c.format;
+    fresh.crc = c.crc;
+    for (DocView doc : c.doc_views()) {
+        for (TokenView tok : doc.tokens())
+            if (!tok.exact_text()) return;  // a token inside a surrogate pair has no byte span
+        DocBuilder b(fresh, doc.text());
+        for (TokenView tok : doc.tokens()) {
+            TokenBuilder t = b.token_at(static_cast<std::size_t>(tok.text().data() - doc.text().data()), tok.text().size());
+            for (std::size_t col = 0; col < token_column_count; ++col)
+                if (tok.attr_id(static_cast<TokenColumn>(col)) != 0) t.attr(static_cast<TokenColumn>(col), tok.attr(static_cast<TokenColumn>(col)));
+            t.head(tok.head_index()).sent(tok.sent()).conf(tok.conf());
+            OND_FUZZ_CHECK(t.index() == tok.index());
+        }
+        if (doc.has_ents()) b.entities_annotated();
+        for (EntityView e : doc.ents()) b.entity(e.first_token(), e.size(), e.label(), e.conf());
+        if (doc.has_cats()) b.categories_annotated();
+        for (const CategoryView k : doc.cats()) {
+            b.category(k.label, k.score);
+            const std::optional<float> score = doc.category(k.label);
+            OND_FUZZ_CHECK(score && fuzz::float_bits(*score) == fuzz::float_bits(k.score));
+        }
+        for (std::size_t g = 0; g < doc.span_group_count(); ++g) {
+            const SpanGroupView group = doc.span_group(g);
+            b.span_group(group.name());
+            OND_FUZZ_CHECK(doc.span_group(group.name()).has_value());
+            for (SpanView sp : group.spans()) b.span(group.name(), sp.first_token(), sp.size(), sp.label(), sp.conf());
+        }
+        OND_FUZZ_CHECK(b.size() == doc.size());
+        OND_FUZZ_CHECK_MSG(same_doc(b.doc(), b.strings(), doc.slice(), c.strings), "the builder's document differs");
+        // What the builder refuses: an empty token, a span past the text, an empty entity.
+        const auto refused = [&](Errc code, auto&& call) {
+            const fuzz::Outcome r = fuzz::capture(call);
+            OND_FUZZ_CHECK_MSG(!r.ok && r.errc == code && r.offset == no_offset, r.describe());
+        };
+        refused(Errc::content_token_empty, [&] { b.token(""); });
+        refused(Errc::content_token_out_of_text, [&] { b.token_at(doc.text().size() + 1, 1); });
+        if (doc.size() > 0) refused(Errc::content_entity_empty, [&] { b.entity(doc.size() - 1, 0, "X"); });
+        if (c.format == Format::ondb) refused(Errc::content_bin_extras, [&] { b.category("X", 0.5f); });
+    }
+    OND_FUZZ_CHECK_MSG(same_content(fresh, c), "the documents built again differ from what was read");
+}
+
+// DocList's whole-document operations keep what was read: every document edited to itself,
+// the last one popped and pushed back, an empty one appended and cut again.
+void check_doc_list_operations(const ond::Container& c) {
+    using namespace ond;
+    Container copy = c;
+    for (std::size_t k = 0; k < copy.docs.size(); ++k) copy.docs.edit(k, [](Doc&) {});
+    OND_FUZZ_CHECK_MSG(same_content(copy, c), "DocList::edit to the same document changed the content");
+    if (!copy.docs.empty()) {
+        const Doc last = copy.docs.to_doc(copy.docs.size() - 1);
+        const std::uint64_t removals = copy.docs.removals();
+        copy.docs.pop_back();
+        OND_FUZZ_CHECK(copy.docs.removals() == removals + 1);
+        copy.docs.push_back(last);
+        OND_FUZZ_CHECK_MSG(same_content(copy, c), "pop_back then push_back changed the content");
+    }
+    const std::size_t n = copy.docs.size();
+    copy.docs.resize(n + 1);
+    OND_FUZZ_CHECK(copy.docs.size() == n + 1 && copy.docs.back().tokens.size() == 0 && copy.docs.back().text.empty());
+    copy.docs.resize(n);
+    OND_FUZZ_CHECK_MSG(same_content(copy, c), "resize up and down changed the content");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -70,6 +141,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::size_t trailer = strict->crc() ? 4 : 0;
         OND_FUZZ_CHECK(again.size() == size && again.compare(0, size - trailer, text.substr(0, size - trailer)) == 0);
     }
+    model::check_decode_against_model(input, d, &c);
     check_same(d, v, "decode", "validate");
     check_same(d, i, "decode", "inspect");
     if (!d.ok) {
@@ -83,6 +155,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     OND_FUZZ_CHECK(sum.strings + 1 == c.strings.size());
     OND_FUZZ_CHECK(c.format == Format::ondb || c.docs.size() == 1);
     for (DocView doc : c.doc_views()) check_views_and_builder(doc, c.format);
+    check_doc_list_operations(c);
+    check_rebuilt_with_builder(c);
     std::uint64_t tokens = 0;
     for (const DocSlice doc : c.docs) {
         tokens += doc.tokens.size();

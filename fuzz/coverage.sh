@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Line and branch coverage of codec/ reached by the fuzz harnesses: builds them with clang's
 # source-based coverage (replay driver, no sanitizers), replays each harness's seeds, the golden
-# corpus, the regressions and any extra corpus directories (e.g. a campaign's, laid out as
+# corpus, the regressions (for the five harnesses with the structure-aware mutator also 20
+# mutants of each seed, as CTest replays them) and any extra corpus directories (e.g. a campaign's, laid out as
 # DIR/<harness>/ or DIR/corpus-<harness>/), merges the profiles and prints llvm-cov's report for
 # codec/src.
 #
 #   fuzz/coverage.sh [BUILD_DIR] [EXTRA_CORPUS_ROOT...]     (BUILD_DIR default build/coverage)
+#
+# Ends with one line, "codec coverage: lines L %, branches B %", and fails when lines are below
+# OND_COVERAGE_MIN_LINES (default 95) or branches below OND_COVERAGE_MIN_BRANCHES (default 90):
+# the committed seeds, golden corpus and regressions alone must reach both.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-$root/build/coverage}
@@ -34,8 +39,18 @@ for name in "${names[@]}"; do
     for d in "$extra/$name" "$extra/corpus-$name"; do [ -d "$d" ] && dirs+=("$d"); done
   done
   LLVM_PROFILE_FILE="$prof/$name-%p.profraw" "$exe" "${dirs[@]}" >/dev/null
+  case "$name" in  # the structure-aware mutator's mutants of the seeds, as CTest replays them
+    container|stream|doc_bin|differential|roundtrip)
+      LLVM_PROFILE_FILE="$prof/$name-mutants-%p.profraw" "$exe" --mutate 20 --seed 7 "$root/fuzz/seeds/$name" >/dev/null ;;
+  esac
   objects+=(-object "$exe")
 done
 llvm-profdata"$llvm" merge -sparse "$prof"/*.profraw -o "$prof/all.profdata"
 llvm-cov"$llvm" report -instr-profile="$prof/all.profdata" "${objects[@]:1}" \
-  -ignore-filename-regex='(/fuzz/|/tests/|^/usr/)'
+  -ignore-filename-regex='(/fuzz/|/tests/|^/usr/|_test\.cpp$)' | tee "$prof/report.txt"
+# TOTAL's percentages, in llvm-cov's column order: regions, functions, lines, branches.
+read -r lines branches < <(awk '/^TOTAL/ { n = 0; for (i = 2; i <= NF; ++i) if ($i ~ /%$/) p[++n] = $i;
+                                           sub(/%/, "", p[3]); sub(/%/, "", p[4]); print p[3], p[4] }' "$prof/report.txt")
+echo "codec coverage: lines $lines %, branches $branches %"
+awk -v l="$lines" -v b="$branches" -v ml="${OND_COVERAGE_MIN_LINES:-95}" -v mb="${OND_COVERAGE_MIN_BRANCHES:-90}" \
+  'BEGIN { if (l + 0 < ml || b + 0 < mb) { printf "below the floor (lines %s %%, branches %s %%)\n", ml, mb; exit 1 } }'

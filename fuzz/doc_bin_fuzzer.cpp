@@ -2,6 +2,7 @@
 // and the same verdict, error code and offset as decode() on the whole buffer; the CRC is
 // checked only after the last record; a reader moved half-way carries on where it was.
 #include "fuzz_support.hpp"
+#include "model_reader.hpp"
 #include "mutator.hpp"
 
 OND_FUZZ_STRUCTURE_MUTATOR
@@ -12,6 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Bytes input = as_bytes(data, size);
     Container whole;
     const Outcome d = capture([&] { whole = decode(input); });
+    model::check_decode_against_model(input, d, &whole);
 
     DocList docs;
     StringStore strings;

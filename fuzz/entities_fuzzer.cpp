@@ -9,7 +9,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const IndexedSectionInput in = IndexedSectionInput::take(data, size);
     DocList list;
     list.open_doc();
-    const Outcome r = in.run(list, [](auto mode, auto&&... args) { detail::decode_entities_section<decltype(mode)>(args...); });
+    const Outcome r = in.run(4, list, [](auto mode, auto&&... args) { detail::decode_entities_section<decltype(mode)>(args...); });
     if (!r.ok) return 0;
     const DocSlice doc = list.back();
     OND_FUZZ_CHECK(doc.has_ents);

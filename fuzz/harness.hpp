@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
+#include "model_reader.hpp"
 #include "provider.hpp"
 #include "sections.hpp"
 
@@ -82,6 +83,29 @@ inline std::vector<std::byte> rest_of(const std::uint8_t* data, Provider& p) {
     return copy_bytes(data, p.remaining_bytes());
 }
 
+// The model reader's view of a synthetic table, for comparing a section decoder with it.
+inline model::SectionContext model_context(const SyntheticTable& t, std::uint32_t tokens, std::uint64_t text_units) {
+    model::SectionContext ctx;
+    ctx.values = t.values;
+    for (const detail::RawString& e : t.view.entries) ctx.stored_empty.push_back(e.size == 0);
+    ctx.tokens = tokens;
+    ctx.text_units = text_units;
+    return ctx;
+}
+
+// The section decoder's outcome against the model reader's reading of the same bytes: verdict,
+// code and offset, and for an accepted section the bytes it took.
+inline void check_section_against_model(std::uint8_t id, const std::vector<std::byte>& bytes, std::uint64_t origin,
+                                        const model::SectionContext& ctx, const Outcome& r, std::uint64_t consumed,
+                                        bool have_consumed) {
+    std::uint64_t taken = 0;
+    const model::Verdict m = model::read_section(id, bytes_of(bytes), origin, ctx, &taken);
+    if (!model::check_against_model(r, m, "section decoder vs model reader")) return;
+    if (r.ok && have_consumed)
+        OND_FUZZ_CHECK_MSG(taken == consumed, "the model took " + std::to_string(taken) + " bytes, the decoder " +
+                                                  std::to_string(consumed));
+}
+
 inline std::string value_of(const SyntheticTable& t, std::uint32_t idx) {
     return idx == 0 ? std::string() : t.values[idx - 1];
 }
@@ -106,12 +130,17 @@ struct IndexedSectionInput {
 
     // Runs decode(mode, cursor, table, tokens, docs, tracer) in the three modes (run_modes) over
     // the section's bytes; the decode mode fills the last document of docs (opened by the caller).
+    // The outcome is also compared with the model reader's reading of section `id`.
     template <class Decode>
-    Outcome run(DocList& docs, Decode&& decode) const {
-        return run_modes(origin, origin + bytes.size(), [&](auto mode, detail::Tracer* tr) {
+    Outcome run(std::uint8_t id, DocList& docs, Decode&& decode) const {
+        std::uint64_t consumed = 0;
+        const Outcome r = run_modes(origin, origin + bytes.size(), [&](auto mode, detail::Tracer* tr) {
             detail::Cursor c(bytes_of(bytes), origin);
             decode(mode, c, table.view, tokens, &docs, tr);
+            consumed = c.offset() - origin;
         });
+        check_section_against_model(id, bytes, origin, model_context(table, tokens, 0), r, consumed, true);
+        return r;
     }
 };
 

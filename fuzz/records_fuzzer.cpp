@@ -37,6 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Container c;
     const Outcome w = capture([&] { c = decode(bytes_of(whole)); });
     check_same(r, w, "records one by one", "decode()");
+    model::check_decode_against_model(bytes_of(whole), w, &c);
     if (!r.ok) return 0;
     OND_FUZZ_CHECK(c.format == Format::ondb && !c.crc && c.docs.size() == docs.size());
     for (std::size_t i = 0; i < docs.size(); ++i) OND_FUZZ_CHECK(same_doc(docs[i], strings, c.docs[i], c.strings));

@@ -11,6 +11,7 @@
 
 #include "content_builder.hpp"
 #include "fuzz_support.hpp"
+#include "model_reader.hpp"
 #include "mutator.hpp"
 #include "provider.hpp"
 
@@ -25,6 +26,7 @@ void check_canonical_bytes(const std::vector<std::byte>& b1, const ond::Containe
     Container c2;
     const Outcome d2 = capture([&] { c2 = decode(bytes_of(b1)); });
     OND_FUZZ_CHECK_MSG(d2.ok, d2.describe());
+    model::check_decode_against_model(bytes_of(b1), d2, &c2);
     OND_FUZZ_CHECK(same_content(content, c2));
     std::vector<std::byte> b2;
     const Outcome e2 = capture([&] { b2 = encode(c2); });
@@ -51,6 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (container || expect_canonical) {
         Container c;
         const Outcome d = capture([&] { c = decode(as_bytes(data, size)); });
+        model::check_decode_against_model(as_bytes(data, size), d, &c);
         if (expect_canonical) OND_FUZZ_CHECK_MSG(d.ok, d.describe());
         if (!d.ok) return 0;
         std::vector<std::byte> b1;

@@ -8,7 +8,9 @@
 #
 # OND_SMOKE_KEEP=DIR keeps the grown corpora (DIR/corpus-<harness>), logs and artifacts in DIR
 # instead of a temporary directory, so a long campaign can be resumed and measured with
-# fuzz/coverage.sh; OND_SMOKE_JOBS sets how many harnesses run at once.
+# fuzz/coverage.sh; OND_SMOKE_JOBS sets how many harnesses run at once. OND_SMOKE_SUFFIX picks
+# other binaries of the build (with OND_SMOKE_NO_BUILD=1): `_switchable` runs fuzz/power.sh's
+# build with nothing switched off (OND_SMOKE_HARNESSES="a b ..." runs only those).
 set -euo pipefail
 secs=${1:-10}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -29,7 +31,7 @@ fi
 section=" varint string string_table text tokens entities categories span_groups "
 
 run_one() {
-  local name=$1 exe="$build/fuzz/${1}_fuzzer" corpus="$work/corpus-$1" dict=()
+  local name=$1 exe="$build/fuzz/${1}_fuzzer${OND_SMOKE_SUFFIX:-}" corpus="$work/corpus-$1" dict=()
   mkdir -p "$corpus"
   cp -r "$root/fuzz/seeds/$name/." "$corpus/"
   case "$name" in
@@ -58,6 +60,7 @@ run_one() {
 
 names=(varint string string_table text tokens entities categories span_groups records header
        container stream doc_bin differential roundtrip writer)
+[ -n "${OND_SMOKE_HARNESSES:-}" ] && read -r -a names <<< "$OND_SMOKE_HARNESSES"
 status=0
 pids=()
 for name in "${names[@]}"; do

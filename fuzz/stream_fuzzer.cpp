@@ -14,7 +14,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Bytes input = as_bytes(data, size);
     const std::vector<std::size_t> cuts = cuts_for(data, size);
     const StreamResult model = model_stream(input);
-    check_same_stream(model, read_stream(input, cuts, false), "model", "StreamReader::next");
+    const StreamResult cut = read_stream(input, cuts, false);
+    check_stream_against_model(input, cut, "StreamReader::next vs model reader");
+    check_same_stream(model, cut, "model", "StreamReader::next");
     check_same_stream(model, read_stream(input, {}, false), "model", "StreamReader::next (whole reads)");
     std::uint64_t n = 0;
     const StreamResult v = read_stream(input, cuts, true, &n);

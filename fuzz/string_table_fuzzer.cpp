@@ -20,6 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         detail::decode_string_table_section<M>(c, table, &store, tr);
         consumed = static_cast<std::size_t>(c.offset() - origin);
     });
+    check_section_against_model(1, bytes, origin, model::SectionContext{}, r, consumed, true);
     if (!r.ok) return 0;
     OND_FUZZ_CHECK(store.size() == std::size_t{table.count()} + 1);
     OND_FUZZ_CHECK(store.view(0).empty());

@@ -98,6 +98,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         units = detail::decode_text_section<M>(c, &list, tr);
         OND_FUZZ_CHECK(c.empty());  // the text is the rest of the section
     });
+    check_section_against_model(2, bytes, origin, model::SectionContext{}, r, bytes.size(), true);
     const DocSlice doc = list.back();
 
     // The verdict the rules give.

@@ -70,6 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         n = detail::decode_tokens_section<M>(c, table.view, text_len, &list, tr);
         consumed = static_cast<std::size_t>(c.offset() - origin);
     });
+    check_section_against_model(3, bytes, origin, model_context(table, 0, text_len), r, consumed, true);
 
     const detail::VarintLevel used = detail::varint_level();
     for (int l = 0; l <= static_cast<int>(detail::varint_level_supported()); ++l) {

@@ -7,6 +7,7 @@
 //    (the writer refuses exactly the content a strict reader would reject on reading it back).
 #include "content_builder.hpp"
 #include "fuzz_support.hpp"
+#include "model_reader.hpp"
 #include "provider.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -16,12 +17,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Container c = ContentBuilder<Provider>(p).build();
 
     std::vector<std::byte> bytes;
-    const Outcome e = capture([&] { bytes = encode(c); });
+    std::string error_path;
+    const Outcome e = capture([&] {
+        try {
+            bytes = encode(c);
+        } catch (const Error& err) {
+            error_path = err.path();
+            throw;
+        }
+    });
     const Outcome chk = capture([&] { check_writable(c); });
+    // The non-throwing form gives the same bytes or the same error.
+    const Result<std::vector<std::byte>> t = try_encode(c);
+    OND_FUZZ_CHECK(t.ok() == e.ok);
+    if (t.ok()) OND_FUZZ_CHECK(*t.operator->() == bytes);
+    else OND_FUZZ_CHECK(t.error().errc() == e.errc && t.error().path() == error_path);
     OND_FUZZ_CHECK(e.ok == chk.ok && (e.ok || e.errc == chk.errc));
     const std::vector<std::byte> raw = raw_encode(c);
     Container back;
     const Outcome r = capture([&] { back = decode(bytes_of(raw)); });
+    // The independent encoder's bytes read by the reference and by the model reader agree.
+    model::check_decode_against_model(bytes_of(raw), r, &back);
     if (!e.ok) {
         OND_FUZZ_CHECK(error_info(e.errc).verdict == ErrorVerdict::content);
         OND_FUZZ_CHECK(e.offset == no_offset);

@@ -1,5 +1,10 @@
 #include "readers.hpp"
 
+#include "model_reader.hpp"
+#include "ond/hex.hpp"
+#include "ond/listing.hpp"
+#include "ond/result.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -115,8 +120,19 @@ void check_same_stream(const StreamResult& a, const StreamResult& b, const char*
     check_same(a.end, b.end, what_a, what_b);
 }
 
+void check_stream_against_model(Bytes input, const StreamResult& reader, const char* what) {
+    const model::StreamResult m = model::read_stream(input);
+    if (!model::check_against_model(reader.end, m.end, what)) return;
+    OND_FUZZ_CHECK_MSG(m.containers.size() == reader.containers.size(),
+                       std::string(what) + ": " + std::to_string(reader.containers.size()) + " containers, model " +
+                           std::to_string(m.containers.size()));
+    for (std::size_t i = 0; i < m.containers.size(); ++i)
+        OND_FUZZ_CHECK_MSG(same_content(m.containers[i], reader.containers[i]), std::string(what) + ": container " + std::to_string(i));
+}
+
 DecodeResult check_all_readers(Bytes input, const std::vector<std::size_t>& cuts) {
     DecodeResult d = read_decode(input);
+    model::check_decode_against_model(input, d.outcome, &d.content);
 
     // validate(): same verdict; its summary describes what decode() built.
     Summary sum;
@@ -144,6 +160,50 @@ DecodeResult check_all_readers(Bytes input, const std::vector<std::size_t>& cuts
         OND_FUZZ_CHECK_MSG(target.strings == d.content.strings, "decode_into kept stale table entries");
         for (std::size_t k = 0; k < target.docs.size(); ++k)
             OND_FUZZ_CHECK(target.docs[k].text_utf16_length == d.content.docs[k].text_utf16_length);
+    }
+
+    // declared_size(): the size a header decode() accepts declares; nothing for a header it refuses.
+    {
+        const std::optional<std::uint64_t> declared = declared_size(input.first(std::min<std::size_t>(input.size(), 12)));
+        const bool header_refused = !d.outcome.ok && error_info(d.outcome.errc).code.substr(0, 7) == "header.";
+        OND_FUZZ_CHECK_MSG(declared.has_value() == !header_refused, "declared_size disagrees with decode on the header");
+        if (d.outcome.ok) OND_FUZZ_CHECK(*declared == input.size());
+        if (!d.outcome.ok && d.outcome.errc == Errc::container_trailing_bytes) OND_FUZZ_CHECK(*declared == d.outcome.offset);
+    }
+
+    // The non-throwing forms: the same verdict, and the same error (code and offset).
+    const auto as_outcome = [](const Error& e) {
+        Outcome o;
+        o.ok = false;
+        o.errc = e.errc();
+        o.offset = e.offset();
+        o.what = e.what();
+        return o;
+    };
+    {
+        const Result<Container> t = try_decode(input);
+        check_same(d.outcome, t.ok() ? Outcome{} : as_outcome(t.error()), "decode", "try_decode");
+        if (t.ok()) OND_FUZZ_CHECK(same_content(d.content, *t.operator->()));
+        const Result<Summary> tv = try_validate(input);
+        check_same(d.outcome, tv.ok() ? Outcome{} : as_outcome(tv.error()), "decode", "try_validate");
+        Container into;
+        const Status ti = try_decode_into(input, into);
+        check_same(d.outcome, ti.ok() ? Outcome{} : as_outcome(ti.error()), "decode", "try_decode_into");
+    }
+
+    // The annotated listing: the reader's verdict, and a refusal's last line names its code and offset.
+    {
+        bool listed_ok = false;
+        const std::string listing = format_listing(input, listed_ok);
+        OND_FUZZ_CHECK_MSG(listed_ok == d.outcome.ok, "format_listing's verdict differs from decode's");
+        if (!d.outcome.ok) {
+            const std::size_t last = listing.rfind("\n!! ", listing.size() - 1);
+            const std::string fault = listing.substr(last == std::string::npos ? 0 : last + 1);
+            std::string expect = "!! ";
+            hex::append(expect, d.outcome.offset, 8);
+            expect += " " + std::string(error_info(d.outcome.errc).code) + " (";
+            OND_FUZZ_CHECK_MSG(fault.rfind(expect, 0) == 0, "listing ends with " + fault + ", expected " + expect);
+        }
     }
 
     // inspect(): same verdict; events stay inside the input.
@@ -181,11 +241,30 @@ DecodeResult check_all_readers(Bytes input, const std::vector<std::size_t>& cuts
     // StreamReader: as the model says, with reads cut anywhere, decoding and validate-only.
     const StreamResult model = model_stream(input);
     const StreamResult s = read_stream(input, cuts, false);
+    check_stream_against_model(input, s, "StreamReader::next vs model reader");
     check_same_stream(model, s, "stream model", "StreamReader::next");
     std::uint64_t skipped = 0;
     const StreamResult sv = read_stream(input, cuts, true, &skipped);
     check_same(model.end, sv.end, "stream model", "StreamReader::skip_next");
     OND_FUZZ_CHECK(skipped == model.containers.size());
+    // The stream listings: the stream reader's verdict, whole or as the reads arrive.
+    {
+        bool listed_ok = false;
+        (void)format_stream_listing(input, listed_ok);
+        OND_FUZZ_CHECK_MSG(listed_ok == s.end.ok, "format_stream_listing's verdict differs from StreamReader's");
+        std::size_t pos = 0, k = 0;
+        const ReadFn cut_reads = [&](std::byte* dst, std::size_t max) -> std::size_t {
+            std::size_t n = std::min(max, input.size() - pos);
+            if (!cuts.empty()) n = std::min(n, std::max<std::size_t>(cuts[k++ % cuts.size()], 1));
+            if (n) std::memcpy(dst, input.data() + pos, n);
+            pos += n;
+            return n;
+        };
+        std::uint64_t lines = 0;
+        const bool streamed_ok = write_stream_listing(cut_reads, [&](std::string_view) { ++lines; });
+        OND_FUZZ_CHECK_MSG(streamed_ok == s.end.ok, "write_stream_listing's verdict differs from StreamReader's");
+        OND_FUZZ_CHECK(streamed_ok || lines > 0);
+    }
     // A whole ONDC that decodes is a one-container stream with the same content.
     if (d.outcome.ok && d.content.format == Format::ondc) {
         OND_FUZZ_CHECK(s.end.ok && s.containers.size() == 1 && same_content(s.containers[0], d.content));

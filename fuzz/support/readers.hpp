@@ -34,11 +34,16 @@ StreamResult read_stream(Bytes input, const std::vector<std::size_t>& cuts, bool
 // decode() says about that container, at its offset in the stream.
 StreamResult model_stream(Bytes input);
 
+// StreamReader's result against the model reader's reading of the same stream (model_reader.hpp):
+// same end (verdict, code, offset) and the same containers.
+void check_stream_against_model(Bytes input, const StreamResult& reader, const char* what);
+
 // Asserts that two stream results are the same: same containers (same_content), same end.
 void check_same_stream(const StreamResult& a, const StreamResult& b, const char* what_a, const char* what_b);
 
-// The differential property on one input: decode(), validate(), inspect(), DocBinReader, and
-// StreamReader (reads cut at `cuts`, both next() and skip_next()) agree on verdict, error code,
+// The differential property on one input: decode() against the independent model reader
+// (model_reader.hpp) on verdict, code, offset and content; then decode(), validate(), inspect(),
+// DocBinReader, and StreamReader (reads cut at `cuts`, both next() and skip_next()) agree on verdict, error code,
 // offset and content, after the documented mapping for the two readers that read only one
 // kind of container (DocBinReader: an ONDC is header.bad-magic at 0; StreamReader: see
 // model_stream). Returns decode()'s result.

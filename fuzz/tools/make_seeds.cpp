@@ -123,6 +123,8 @@ int main(int argc, char** argv) {
     ondc("ascii", "Hello big world, again.", 6, true, false, false, false);
     ondc("crc-all", "Joe met Ann in Rome.", 6, true, true, true, true);
     ondc("non-bmp", "\xF0\x9F\x98\x80 caf\xC3\xA9 \xE6\x97\xA5\xE6\x9C\xAC", 5, true, true, false, false);
+    // One token: its sentence byte is mostly padding, so a changed byte soon reaches R20's checks.
+    ondc("one-token", "a", 1, false, false, false, false);
     ondc("lone-surrogate", "a\xED\xA0\x80 b \xED\xBF\xBF", 3, false, false, true, true);
     // 100 tokens in 299 units (the tokens harness's text lengths stop at 300): runs of varints
     // long enough for the widest fast paths (64-byte blocks, varint_bulk_x86.cpp), heads far apart.
@@ -169,6 +171,9 @@ int main(int argc, char** argv) {
         write(out / "string", name, cat(strings, suffix({{0, 1}})));
     }
     write(out / "stream", "all-ondc.stream", stream);
+    // tokens: the largest count R17 allows (2^25) in a short section, refused for its bytes
+    // (tokens.count-exceeds-bytes); one more is tokens.count-too-large.
+    write(out / "tokens", "count-limit", cat(Buf{0x80, 0x80, 0x80, 0x10, 0x00, 0x01, 0x00, 0x00, 0x00}, suffix({{0, 1}, {0, 1}, {1, 2}})));
     // varints: small, 2-byte, 5-byte, overlong.
     write(out / "varint", "unsigned", cat(Buf{0x00, 0x7F, 0x80, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 0x80, 0x00}, suffix({{0, 1}, {0, 1}})));
     write(out / "varint", "signed", cat(Buf{0x00, 0x01, 0x02, 0xFE, 0xFF, 0xFF, 0xFF, 0x0F}, suffix({{1, 1}, {0, 1}})));
