@@ -287,7 +287,8 @@ void read_entities(Reader& r, const Table& t, ModelDoc& d) {
     const std::uint64_t count_at = r.at();
     const std::uint32_t count = r.varint();
     if (count > r.left() / 7) refuse("entities.count-exceeds-bytes", count_at);
-    if (count == 0 && d.n == 0) refuse(entities_without_tokens, count_at, "section 4 in a document without tokens");
+    // Bytes after the count are section.trailing-bytes, reported instead (as the reference does).
+    if (count == 0 && d.n == 0 && r.left() == 0) refuse(entities_without_tokens, count_at, "section 4 in a document without tokens");
     d.has_ents = true;
     std::uint64_t prev_end = 0;
     for (std::uint32_t i = 0; i < count; ++i) {
@@ -330,7 +331,8 @@ void read_span_groups(Reader& r, const Table& t, ModelDoc& d) {
     const std::uint64_t groups_at = r.at();
     const std::uint32_t groups = r.varint();
     if (groups > r.left() / 2) refuse("spans.group-count-exceeds-bytes", groups_at);
-    if (groups == 0) refuse(spans_no_groups, groups_at, "section 7 with no span group");
+    // Bytes after the count are section.trailing-bytes, reported instead (as the reference does).
+    if (groups == 0 && r.left() == 0) refuse(spans_no_groups, groups_at, "section 7 with no span group");
     std::set<std::string> names;
     for (std::uint32_t g = 0; g < groups; ++g) {
         const std::uint64_t group_at = r.at();
