@@ -77,7 +77,7 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
                    "seed of the derived mutations and of --fuzz: a number, or 'random'; default: a function of the corpus version");
     app.add_option("--memory-bound", memory_bound_mib, "MiB of peak RSS over the baseline allowed on every case that must be rejected (huge declared lengths, bit flips, prefixes, invalid corpus inputs)")
         ->capture_default_str();
-    app.add_option("--memory-limit", memory_limit_mib, "hard cap: MiB of address space (RLIMIT_AS) for every testee process");
+    app.add_option("--memory-limit", memory_limit_mib, "hard cap: MiB of memory the testee's whole process tree may use (the runner kills it past that; default: half the memory, shared by the jobs, at least 1 GiB)");
     app.add_option("--max-consecutive-failures", opt.max_consecutive_failures,
                    "stop after this many crashes, time-outs or protocol errors in a row (0: never)")
         ->capture_default_str();

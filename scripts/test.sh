@@ -3,7 +3,8 @@
 # checks of the GitHub workflows and action, the action's steps against the example adapter, and
 # OSS-Fuzz's four builds of fuzz/oss-fuzz/ emulated (libFuzzer+ASan, libFuzzer+UBSan, AFL++,
 # coverage), each fuzzer running a few seconds on its seeds (this replaces fuzz/smoke.sh in CI;
-# OND_FUZZ_SMOKE_SECONDS=N runs the smoke as well). Usage: scripts/test.sh [--quick]
+# OND_FUZZ_SMOKE_SECONDS=N runs the smoke as well), the short fuzz-power subset, and the tool's
+# .deb installed and run. Usage: scripts/test.sh [--quick]
 # (--quick: default build only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,6 +51,12 @@ python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).get
 
 step "OSS-Fuzz builds emulated (fuzz/oss-fuzz-emulate.py)"
 python3 fuzz/oss-fuzz-emulate.py --seconds "${OND_FUZZ_SECONDS:-2}" --afl-seconds "${OND_AFL_SECONDS:-3}"
+
+step "fuzz power, the short subset (fuzz/power.sh --ci)"
+fuzz/power.sh --ci
+
+step "the tool alone, packaged (.deb), installed and run"
+bash scripts/package-test.sh
 
 if [ -n "${OND_FUZZ_SMOKE_SECONDS:-}" ]; then
   step "fuzz smoke (libFuzzer, ASan+UBSan)"

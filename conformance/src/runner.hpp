@@ -33,7 +33,7 @@ struct Options {
     bool seed_given = false;              // --seed N (else the corpus's default seed)
     bool seed_random = false;             // --seed random
     long memory_bound_kb = 64 * 1024;
-    long memory_limit_kb = 0;             // --memory-limit: RLIMIT_AS of every testee process
+    long memory_limit_kb = 0;             // --memory-limit: cap on the memory of each testee process tree (0: the default cap)
     int max_consecutive_failures = 20;    // crashes, time-outs, protocol errors in a row; 0: no limit
     std::string junit, json, html;
     std::string expected_failures, write_expected_failures;
