@@ -22,7 +22,7 @@ inc="$work/prefix/include/ond"
 for f in hex.hpp splitmix64.hpp; do
   [ ! -e "$inc/$f" ] || { echo "ond/$f is installed" >&2; exit 1; }
 done
-if grep -n 'inspect.hpp\|listing.hpp' "$inc/ond.hpp"; then
+if grep -nE '#include.*(inspect|listing)\.hpp' "$inc/ond.hpp"; then
   echo "ond/ond.hpp includes the tooling headers" >&2
   exit 1
 fi
