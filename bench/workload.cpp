@@ -315,6 +315,7 @@ Doc copy_doc(const DocSlice& src, const StringStore& from, StringStore& to) {
         remap(g.name);
         for (Span& s : g.spans) remap(s.label);
     }
+    d.origin = to.id();  // its ids now index `to`
     return d;
 }
 

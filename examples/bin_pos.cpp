@@ -7,7 +7,7 @@
 
 int main(int argc, char** argv) try {
     int i = 0;
-    for (ond::DocView doc : ond::DocBinReader(ond::load_file(argc > 1 ? argv[1] : "/dev/stdin"))) {
+    for (const ond::RecordView& doc : ond::DocBinReader(ond::load_file(argc > 1 ? argv[1] : "/dev/stdin"))) {
         std::map<std::string_view, int> pos_counts;
         for (ond::TokenView tok : doc.tokens()) ++pos_counts[tok.pos()];
         auto top = std::ranges::max_element(pos_counts, {}, [](const auto& entry) { return entry.second; });

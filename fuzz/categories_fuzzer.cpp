@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<std::byte> bytes = rest_of(data, p);
 
     DocList list;
-    list.open_doc();
+    ond::detail::build(list).open_doc();
     std::uint64_t consumed = 0;
     const Outcome r = run_modes(origin, origin + bytes.size(), [&](auto mode, detail::Tracer* tr) {
         using M = decltype(mode);

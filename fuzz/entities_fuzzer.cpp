@@ -8,7 +8,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using namespace ond::fuzz;
     const IndexedSectionInput in = IndexedSectionInput::take(data, size);
     DocList list;
-    list.open_doc();
+    ond::detail::build(list).open_doc();
     const Outcome r = in.run(4, list, [](auto mode, auto&&... args) { detail::decode_entities_section<decltype(mode)>(args...); });
     if (!r.ok) return 0;
     const DocSlice doc = list.back();

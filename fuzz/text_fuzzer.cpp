@@ -90,7 +90,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto* raw = reinterpret_cast<const std::uint8_t*>(bytes.data());
 
     DocList list;
-    list.open_doc();
+    ond::detail::build(list).open_doc();
     std::uint32_t units = 0;
     const Outcome r = run_modes(origin, origin + bytes.size(), [&](auto mode, detail::Tracer* tr) {
         using M = decltype(mode);

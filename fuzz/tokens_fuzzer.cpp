@@ -61,7 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<std::byte> bytes = rest_of(data, p);
 
     DocList list;
-    list.open_doc();
+    ond::detail::build(list).open_doc();
     std::uint32_t n = 0;
     std::size_t consumed = 0;
     const Outcome r = run_modes(origin, origin + bytes.size(), [&](auto mode, detail::Tracer* tr) {
@@ -78,7 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (level == used) continue;
         detail::set_varint_level(level);
         DocList other;
-        other.open_doc();
+        ond::detail::build(other).open_doc();
         std::size_t other_consumed = 0;
         const auto at_level = [&](auto mode, DocList* out) {
             return capture([&] {
@@ -125,7 +125,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<std::byte> canon = encode_tokens(t);
     OND_FUZZ_CHECK(canon.size() <= consumed);
     DocList again;
-    again.open_doc();
+    ond::detail::build(again).open_doc();
     detail::Cursor c2(bytes_of(canon));
     const Outcome r2 = capture([&] { detail::decode_tokens_section<detail::DecodeMode>(c2, table.view, text_len, &again, nullptr); });
     OND_FUZZ_CHECK_MSG(r2.ok, r2.describe());

@@ -17,6 +17,15 @@ grep -q 'INTERFACE_COMPILE_FEATURES "cxx_std_20"' "$pkg/ondTargets.cmake" || {
   echo "the installed ond::codec does not require C++20" >&2
   exit 1
 }
+# Only the API is installed: not the project's helpers, and ond.hpp does not pull in the tooling.
+inc="$work/prefix/include/ond"
+for f in hex.hpp splitmix64.hpp; do
+  [ ! -e "$inc/$f" ] || { echo "ond/$f is installed" >&2; exit 1; }
+done
+if grep -nE '#include.*(inspect|listing)\.hpp' "$inc/ond.hpp"; then
+  echo "ond/ond.hpp includes the tooling headers" >&2
+  exit 1
+fi
 cmake -S "$(dirname "$0")" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
   -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS="$cxxflags" -DCMAKE_EXE_LINKER_FLAGS="$ldflags" >/dev/null
 cmake --build "$work/build" >/dev/null

@@ -7,6 +7,7 @@
 
 #include "ond/error.hpp"
 #include "ond/unicode.hpp"
+#include "doc_list_build.hpp"
 
 namespace ond {
 
@@ -49,26 +50,26 @@ DocList& DocBuilder::last() {
 
 TokenBuilder& TokenBuilder::attr(TokenColumn c, std::string_view value) {
     const StringId id = b_->intern(value);
-    b_->last().token_rows().attrs[static_cast<std::size_t>(c)][i_] = id;
+    detail::build(b_->last()).token_rows().attrs[static_cast<std::size_t>(c)][i_] = id;
     return *this;
 }
 
 TokenBuilder& TokenBuilder::head(std::size_t index) {
     if (index > 0x7FFFFFFF)
         refuse(Errc::content_head_out_of_range, b_->path("tokens", i_) + ".head", "a head must be a token index");
-    b_->last().token_rows().head[i_] = static_cast<std::int32_t>(index);
+    detail::build(b_->last()).token_rows().head[i_] = static_cast<std::int32_t>(index);
     return *this;
 }
 
 TokenBuilder& TokenBuilder::sent(Sentence s) {
-    b_->last().token_rows().sent[i_] = s;
+    detail::build(b_->last()).token_rows().sent[i_] = s;
     return *this;
 }
 
 TokenBuilder& TokenBuilder::conf(float c) {
     if (!in_unit_range(c))
         refuse(Errc::content_confidence_out_of_range, b_->path("tokens", i_) + ".conf", "a confidence must be in [0, 1]");
-    b_->last().token_rows().conf[i_] = c;
+    detail::build(b_->last()).token_rows().conf[i_] = c;
     return *this;
 }
 
@@ -78,9 +79,10 @@ DocBuilder::DocBuilder(Container& c, std::string_view text)
     const auto units = unicode::wtf8_utf16_length(text);
     if (!units) refuse(Errc::content_invalid_string, "text", "the text is not valid WTF-8");
     if (*units > 0xFFFFFFFFull) refuse(Errc::content_too_large, "text", "the text is longer than 2^32 - 1 UTF-16 code units");
-    c.docs.open_doc();
-    c.docs.text_buffer().append(text);
-    c.docs.close_text(static_cast<std::uint32_t>(*units));
+    detail::DocListBuild docs(c.docs);
+    docs.open_doc();
+    docs.text_buffer().append(text);
+    docs.close_text(static_cast<std::uint32_t>(*units));
 }
 
 TokenBuilder DocBuilder::token(std::string_view word) {
@@ -115,7 +117,7 @@ TokenBuilder DocBuilder::token_at(std::size_t byte_start, std::size_t byte_lengt
     const auto units = unicode::wtf8_utf16_length(text.substr(byte_start, byte_length));
     if (!gap || !units) refuse(Errc::content_invalid_string, path("tokens", i), span() + " cut a character");
     const std::uint64_t start = unit_end_ + *gap;
-    const DocList::TokenRows t = last().resize_tokens(i + 1);
+    const detail::TokenRows t = detail::build(last()).resize_tokens(i + 1);
     t.start[i] = static_cast<std::uint32_t>(start);
     t.length[i] = static_cast<std::uint32_t>(*units);
     for (StringId* column : t.attrs) column[i] = 0;
@@ -145,13 +147,13 @@ DocBuilder& DocBuilder::entity(std::size_t first, std::size_t n, std::string_vie
     if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
     if (!in_unit_range(conf)) refuse(Errc::content_confidence_out_of_range, field + ".conf", "a confidence must be in [0, 1]");
     const Entity e{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), intern(label), conf};
-    last().add_entity(e);
-    last().set_has_ents(true);
+    detail::build(last()).add_entity(e);
+    detail::build(last()).set_has_ents(true);
     return *this;
 }
 
 DocBuilder& DocBuilder::entities_annotated() {
-    last().set_has_ents(true);
+    detail::build(last()).set_has_ents(true);
     return *this;
 }
 
@@ -170,14 +172,14 @@ DocBuilder& DocBuilder::category(std::string_view label, float score) {
             refuse(Errc::content_duplicate_category, field + ".label", "the category \"" + std::string(label) + "\" is there already");
     if (!in_unit_range(score)) refuse(Errc::content_score_out_of_range, field + ".score", "a category score must be in [0, 1]");
     const Category cat{intern(label), score};
-    last().add_category(cat);
-    last().set_has_cats(true);
+    detail::build(last()).add_category(cat);
+    detail::build(last()).set_has_cats(true);
     return *this;
 }
 
 DocBuilder& DocBuilder::categories_annotated() {
     no_extras_in_bin("categories");
-    last().set_has_cats(true);
+    detail::build(last()).set_has_cats(true);
     return *this;
 }
 
@@ -188,7 +190,7 @@ std::size_t DocBuilder::group_index(std::string_view name) {
         if (c_->strings.view(d.spans[g].name) == name) return g;
     if (name.empty()) refuse(Errc::content_label_empty, path("spans", d.spans.size()) + ".name", "a group name must not be empty");
     const StringId id = intern(name);
-    last().add_span_group(id);
+    detail::build(last()).add_span_group(id);
     return d.spans.size();
 }
 
@@ -208,7 +210,7 @@ DocBuilder& DocBuilder::span(std::string_view group, std::size_t first, std::siz
     if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
     if (!in_unit_range(conf)) refuse(Errc::content_confidence_out_of_range, field + ".conf", "a confidence must be in [0, 1]");
     const Span s{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), intern(label), conf};
-    last().add_span(g, s);
+    detail::build(last()).add_span(g, s);
     return *this;
 }
 

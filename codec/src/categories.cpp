@@ -19,7 +19,7 @@ void decode_categories_section(Cursor& sec, const TableView& table, DocList* out
                  ", but the section has " + std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(count_offset, sec.offset() - count_offset, "categories.count", std::to_string(count));
     if constexpr (M::build) {
-        out->set_has_cats(true);
+        build(out).set_has_cats(true);
     }
     std::unordered_set<std::string> seen;  // labels by value (R23: equal strings are not distinct)
     std::string value;
@@ -36,7 +36,7 @@ void decode_categories_section(Cursor& sec, const TableView& table, DocList* out
         const float score = sec.f32();
         if (OND_CHECK(Errc::categories_score_out_of_range, !confidence_ok(score)))
             fail(Errc::categories_score_out_of_range, score_offset, who + " has score " + describe_float(score));
-        if constexpr (M::build) out->add_category(Category{label, score});
+        if constexpr (M::build) build(out).add_category(Category{label, score});
         if constexpr (M::trace)
             tr->field(item_offset, sec.offset() - item_offset, "categories[" + std::to_string(i) + "]",
                       "label " + std::to_string(label) + " " + quote_wtf8(value) + ", score " + describe_float(score));

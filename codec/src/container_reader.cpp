@@ -22,7 +22,7 @@ struct ClearOnThrow {
 void reserve_for_the_rest(DocList& docs, std::uint64_t read, std::uint64_t total) {
     if (read == 0) return;
     const double scale = static_cast<double>(total) / static_cast<double>(read) * 1.0625;
-    docs.reserve_more(static_cast<std::size_t>(static_cast<double>(docs.token_columns().size()) * (scale - 1.0)),
+    build(docs).reserve_more(static_cast<std::size_t>(static_cast<double>(docs.token_columns().size()) * (scale - 1.0)),
                       static_cast<std::size_t>(static_cast<double>(docs.texts().size()) * (scale - 1.0)));
 }
 }  // namespace

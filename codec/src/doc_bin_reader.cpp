@@ -7,6 +7,7 @@
 namespace ond {
 
 struct DocBinReader::State {
+    State();
     std::vector<std::byte> owned;  // the bytes, when the reader was given them to keep
     Bytes input;
     StringStore strings;
@@ -17,10 +18,14 @@ struct DocBinReader::State {
     bool crc = false;
     bool done = false;
     DocList current;           // the record read last, alone
+    RecordView view{current, strings};
+    bool has_current = false;  // the last next() returned true
     std::exception_ptr error;  // once a record fails, every later next() raises the same error
 };
 
 DocBinReader::DocBinReader(Bytes input) : s_(std::make_unique<State>()) { open(input); }
+
+DocBinReader::State::State() { detail::build(current).bind(strings); }  // Docs copied out name the reader's strings
 
 DocBinReader::DocBinReader(std::vector<std::byte>&& bytes) : s_(std::make_unique<State>()) {
     s_->owned = std::move(bytes);
@@ -45,25 +50,34 @@ DocBinReader::~DocBinReader() = default;
 DocBinReader::DocBinReader(DocBinReader&&) noexcept = default;
 DocBinReader& DocBinReader::operator=(DocBinReader&&) noexcept = default;
 
-const StringStore& DocBinReader::strings() const noexcept { return s_->strings; }
+const StringStore& DocBinReader::strings() const& noexcept { return s_->strings; }
 bool DocBinReader::crc() const noexcept { return s_->crc; }
 std::uint32_t DocBinReader::count() const noexcept { return s_->count; }
-DocView DocBinReader::doc() const noexcept { return DocView(s_->current, 0, s_->strings); }
+const RecordView& DocBinReader::doc() const& noexcept { return s_->view; }
+
+DocBinReader::iterator DocBinReader::begin() {
+    // Idempotent: only a reader nothing was read from yet reads its first record here.
+    const bool started = s_->next > 0 || s_->done || s_->error;
+    return iterator(this, started ? s_->has_current : next());
+}
 
 bool DocBinReader::next(Doc& doc) {
     if (!next()) return false;
-    doc = s_->current[0].to_doc();
+    doc = s_->view.to_doc();
     return true;
 }
 
 bool DocBinReader::next() {
+    s_->has_current = false;
     if (s_->error) std::rethrow_exception(s_->error);
     if (s_->done) return false;
     try {
         if (s_->next < s_->count) {
             s_->current.clear();
             detail::decode_record<detail::DecodeMode>(s_->records, s_->next, s_->table, &s_->current, nullptr);
+            s_->view.record_ = s_->next;
             ++s_->next;
+            s_->has_current = true;
             return true;
         }
         detail::check_records_end(s_->records);

@@ -12,6 +12,7 @@
 #include "ond/error.hpp"
 #include "ond/reader.hpp"
 #include "ond/writer.hpp"
+#include "doc_list_build.hpp"
 #include "test_support.hpp"
 
 namespace ond {
@@ -152,10 +153,11 @@ TEST(DocList, TheLastDocumentGrowsInPlaceGroupByGroup) {
     // DocBuilder and the readers grow the last document; a span may go to an earlier group of it.
     DocList l;
     l.push_back(numbered(1, true));
-    l.open_doc();
-    l.text_buffer().append("a b");
-    l.close_text(3);
-    const DocList::TokenRows rows = l.resize_tokens(2);
+    detail::DocListBuild b(l);
+    b.open_doc();
+    b.text_buffer().append("a b");
+    b.close_text(3);
+    const detail::TokenRows rows = b.resize_tokens(2);
     for (std::uint32_t i = 0; i < 2; ++i) {
         rows.start[i] = 2 * i;
         rows.length[i] = 1;
@@ -164,11 +166,11 @@ TEST(DocList, TheLastDocumentGrowsInPlaceGroupByGroup) {
         rows.sent[i] = Sentence::unset;
         rows.conf[i] = 1.0f;
     }
-    l.add_span_group(10);
-    l.add_span_group(20);
-    l.add_span(1, {1, 1, 21, 1.0f});
-    l.add_span(0, {0, 1, 11, 1.0f});  // into the first group, before the second's span
-    l.add_span(1, {0, 2, 22, 1.0f});
+    b.add_span_group(10);
+    b.add_span_group(20);
+    b.add_span(1, {1, 1, 21, 1.0f});
+    b.add_span(0, {0, 1, 11, 1.0f});  // into the first group, before the second's span
+    b.add_span(1, {0, 2, 22, 1.0f});
     const DocSlice s = l[1];
     EXPECT_EQ(s.text, "a b");
     ASSERT_EQ(s.spans.size(), 2u);

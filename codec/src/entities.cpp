@@ -15,7 +15,7 @@ void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t 
                  ", but the section has " + std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(count_offset, sec.offset() - count_offset, "entities.count", std::to_string(count));
     if constexpr (M::build) {
-        out->set_has_ents(true);
+        build(out).set_has_ents(true);
     }
     std::uint64_t prev_end = 0;
     for (std::uint32_t i = 0; i < count; ++i) {
@@ -37,7 +37,7 @@ void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t 
         if (OND_CHECK(Errc::entities_confidence_out_of_range, !confidence_ok(conf)))
             fail(Errc::entities_confidence_out_of_range, conf_offset, who + " has confidence " + describe_float(conf));
         if constexpr (M::build)
-            out->add_entity(Entity{static_cast<std::uint32_t>(start), len, label, conf});
+            build(out).add_entity(Entity{static_cast<std::uint32_t>(start), len, label, conf});
         if constexpr (M::trace)
             tr->field(item_offset, sec.offset() - item_offset, "entities[" + std::to_string(i) + "]",
                       "gap " + std::to_string(gap) + ", tokens [" + std::to_string(start) + ", " + std::to_string(end) +

@@ -1,20 +1,42 @@
 #include "ond/model.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "ond/error.hpp"
+#include "ond/reader.hpp"
 #include "ond/unicode.hpp"
 
 namespace ond {
 
-StringStore::StringStore() : offsets_{0, 0} {}
+StringStore::StringStore() : offsets_{0, 0}, id_(fresh_id()) {}
+
+std::uint64_t StringStore::fresh_id() noexcept {
+    static std::atomic<std::uint64_t> last{0};
+    return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+void StringStore::inherit(const StringStore& source) noexcept {
+    // Nearest first; the oldest is forgotten (a Doc from it is then refused, never relabelled).
+    sources_[0] = Source{source.id_, source.size()};
+    for (std::size_t k = 1; k < sources_.size(); ++k) sources_[k] = source.sources_[k - 1];
+}
+
+std::size_t StringStore::ids_shared_with(std::uint64_t origin) const noexcept {
+    if (origin == id_) return size();
+    for (const Source& s : sources_)
+        if (s.id != 0 && s.id == origin) return static_cast<std::size_t>(std::min<std::uint64_t>(s.shared, size()));
+    return 0;
+}
 
 void StringStore::clear() {
     bytes_.clear();
     offsets_.assign({0, 0});
     index_.clear();
     indexed_ = 0;
+    id_ = fresh_id();  // the old ids mean nothing any more
+    sources_ = {};
 }
 
 StringId StringStore::append(std::string_view wtf8) {
@@ -55,6 +77,117 @@ void Doc::set_text(std::string_view wtf8) {
     if (*len > 0xFFFFFFFFull) throw Error(Errc::content_too_large, no_offset, "the text is longer than 2^32 - 1 UTF-16 code units", "text");
     text.assign(wtf8);
     text_utf16_length = static_cast<std::uint32_t>(*len);
+}
+
+// ---- adding documents of other containers -----------------------------------------------------
+
+namespace {
+// Calls f on every string id a Doc holds.
+template <class F>
+void for_each_id(Doc& d, F&& f) {
+    for (auto& column : d.tokens.attrs)
+        for (StringId& id : column) f(id);
+    for (Entity& e : d.ents) f(e.label);
+    for (Category& c : d.cats) f(c.label);
+    for (SpanGroup& g : d.spans) {
+        f(g.name);
+        for (Span& s : g.spans) f(s.label);
+    }
+}
+
+// Moves Docs' ids from one store to another, each distinct string interned once per target.
+// Its table is the size of `from` and made once, however many targets (split) it serves.
+class Reinterner {
+public:
+    explicit Reinterner(const StringStore& from) : from_(from) {}
+    void retarget() noexcept { ++generation_; }  // the next Docs go to another store
+    void operator()(Doc& d, StringStore& to) {
+        if (&from_ == &to) return;
+        if (map_.empty()) {
+            map_.resize(from_.size());
+            seen_.assign(from_.size(), 0);
+        }
+        for_each_id(d, [&](StringId& id) {
+            if (id >= map_.size()) return;  // not in `from`: left for push_back to refuse
+            if (seen_[id] != generation_) {
+                map_[id] = to.intern(from_.view(id));
+                seen_[id] = generation_;
+            }
+            id = map_[id];
+        });
+        d.origin = to.id();
+    }
+
+private:
+    const StringStore& from_;
+    std::vector<StringId> map_;
+    std::vector<std::uint32_t> seen_;  // map_[id] holds for the target of this generation
+    std::uint32_t generation_ = 1;
+};
+
+// One Doc: each id looked up by its string (no table the size of `from`).
+void reintern_one(Doc& d, const StringStore& from, StringStore& to) {
+    if (&from == &to) return;
+    if (d.origin != 0 && from.ids_shared_with(d.origin) == 0)
+        throw Error(Errc::content_bad_string_id, no_offset, "the document's string ids do not index the store given with it", "");
+    for_each_id(d, [&](StringId& id) {
+        if (from.contains(id)) id = to.intern(from.view(id));
+        else id = static_cast<StringId>(to.size());  // not in `from`: push_back refuses it
+    });
+    d.origin = to.id();
+}
+}  // namespace
+
+void Container::append(const DocView& doc) {
+    Doc d = doc.to_doc();  // a copy first: `doc` may view this container, whose buffers grow
+    reintern_one(d, doc.strings(), strings);
+    docs.push_back(d);
+}
+
+void Container::append(const RecordView& record) { append(record.view()); }
+
+void Container::append(const Doc& doc, const StringStore& from) {
+    Doc d = doc;
+    reintern_one(d, from, strings);
+    docs.push_back(d);
+}
+
+void merge(Container& into, const Container& from) {
+    Reinterner reintern(from.strings);
+    Doc d;
+    const std::size_t n = from.docs.size();  // merging a container into itself doubles it once
+    for (std::size_t i = 0; i < n; ++i) {
+        d = from.docs[i].to_doc();
+        reintern(d, into.strings);
+        into.docs.push_back(d);
+    }
+}
+
+Container pack(std::span<const Container> parts, Format format) {
+    Container out;
+    out.format = format;
+    for (const Container& p : parts) merge(out, p);
+    return out;
+}
+
+std::vector<Container> split(const Container& from, std::size_t docs_per_part, Format format) {
+    if (docs_per_part == 0) docs_per_part = 1;
+    std::vector<Container> parts;
+    parts.reserve((from.docs.size() + docs_per_part - 1) / docs_per_part);
+    Reinterner reintern(from.strings);
+    Doc d;
+    for (std::size_t i = 0; i < from.docs.size(); i += docs_per_part) {
+        Container& part = parts.emplace_back();
+        part.format = format;
+        part.crc = from.crc;
+        reintern.retarget();
+        for (std::size_t k = i; k < std::min(from.docs.size(), i + docs_per_part); ++k) {
+            d = from.docs[k].to_doc();
+            reintern(d, part.strings);
+            part.docs.push_back(d);
+        }
+    }
+    return parts;
 }
 
 namespace {

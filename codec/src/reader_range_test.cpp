@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <type_traits>
 
 #include "ond/ond.hpp"
 #include "test_support.hpp"
@@ -30,7 +31,7 @@ TEST(DocBinReaderRange, SeesEveryRecordAsDecodeDoes) {
         const auto bytes = range_case(name);
         const Container whole = decode(Bytes(bytes));
         std::size_t n = 0;
-        for (DocView doc : DocBinReader(bytes)) {
+        for (const RecordView& doc : DocBinReader(bytes)) {
             ASSERT_LT(n, whole.docs.size());
             EXPECT_TRUE(same_doc(doc.slice(), doc.strings(), whole.docs[n], whole.strings)) << n;
             ++n;
@@ -43,19 +44,19 @@ TEST(DocBinReaderRange, KeepsBytesGivenAsATemporary) {
     // The vector from load_file dies at the end of the range-init expression; the reader keeps
     // it (ASan would catch a read of the freed bytes).
     std::size_t n = 0;
-    for (DocView doc : DocBinReader(range_case("valid/document/bin-60-docs.ondb"))) n += doc.size();
+    for (const RecordView& doc : DocBinReader(range_case("valid/document/bin-60-docs.ondb"))) n += doc.size();
     EXPECT_EQ(n, 840u);
     std::vector<std::byte> bytes = range_case("valid/bin/three-records.ondb");
     DocBinReader reader(std::move(bytes));
     std::size_t records = 0;
-    for ([[maybe_unused]] DocView doc : reader) ++records;
+    for ([[maybe_unused]] const RecordView& doc : reader) ++records;
     EXPECT_EQ(records, 3u);
 }
 
 TEST(DocBinReaderRange, TokenTextOfARecordWithALoneSurrogate) {
     const auto bytes = range_case("valid/bin/utf16-record-text.ondb");
     std::vector<std::string> texts, norms;
-    for (DocView doc : DocBinReader(bytes))
+    for (const RecordView& doc : DocBinReader(bytes))
         for (TokenView tok : doc.tokens()) {
             texts.emplace_back(tok.text());
             norms.emplace_back(tok.norm());
@@ -67,21 +68,82 @@ TEST(DocBinReaderRange, TokenTextOfARecordWithALoneSurrogate) {
 TEST(DocBinReaderRange, ReusesOneDocInsideTheReader) {
     const auto bytes = range_case("valid/document/bin-60-docs.ondb");
     DocBinReader reader(bytes);
-    // Every record is document 0 of the same columns, the reader's own.
+    // Every record is document 0 of the same columns, the reader's own; index() is the record's.
     const TokenColumns* first = nullptr;
-    for (DocView doc : reader) {
+    std::size_t n = 0;
+    for (const RecordView& doc : reader) {
         if (!first) first = doc.place().cols;
         EXPECT_EQ(doc.place().cols, first);
-        EXPECT_EQ(doc.index(), 0u);
+        EXPECT_EQ(doc.view().index(), 0u);
+        EXPECT_EQ(doc.index(), n++);
         EXPECT_EQ(&doc.strings(), &reader.strings());
     }
+    EXPECT_EQ(n, 60u);
 }
+
+TEST(DocBinReaderRange, BeginIsIdempotent) {
+    // Asking whether a reader is empty first used to read, and lose, its first record.
+    const auto bytes = range_case("valid/document/bin-60-docs.ondb");
+    const Container whole = decode(Bytes(bytes));
+    DocBinReader reader(bytes);
+    ASSERT_FALSE(reader.begin() == reader.end());
+    EXPECT_FALSE(reader.begin() == reader.end());
+    std::size_t n = 0;
+    for (const RecordView& doc : reader) {
+        EXPECT_EQ(doc.index(), n);
+        EXPECT_TRUE(same_doc(doc.slice(), doc.strings(), whole.docs[n], whole.strings)) << n;
+        ++n;
+    }
+    EXPECT_EQ(n, 60u);
+    EXPECT_TRUE(reader.begin() == reader.end());  // finished: stays at the end
+    // After next() by hand, begin() starts at the record read last.
+    DocBinReader by_hand(bytes);
+    ASSERT_TRUE(by_hand.next());
+    ASSERT_TRUE(by_hand.next());
+    EXPECT_EQ((*by_hand.begin()).index(), 1u);
+}
+
+TEST(DocBinReaderRange, KeepingARecordIsExplicit) {
+    // 60 saved views all showing the last record: a RecordView cannot be copied, nor taken as a
+    // DocView without saying so (view()); to_doc() keeps one.
+    static_assert(!std::is_copy_constructible_v<RecordView>);
+    static_assert(!std::is_convertible_v<const RecordView&, DocView>);
+    const auto bytes = range_case("valid/document/bin-60-docs.ondb");
+    const Container whole = decode(Bytes(bytes));
+    Container kept;
+    kept.format = Format::ondb;
+    std::vector<Doc> docs;
+    DocBinReader reader(bytes);
+    for (const RecordView& doc : reader) {
+        docs.push_back(doc.to_doc());
+        kept.append(doc);
+    }
+    ASSERT_EQ(docs.size(), 60u);
+    EXPECT_EQ(docs.front().text, std::string(whole.docs[0].text));
+    EXPECT_EQ(docs.back().text, std::string(whole.docs[59].text));
+    EXPECT_TRUE(same_content(kept, whole) || kept.crc != whole.crc);
+    for (std::size_t i = 0; i < 60; ++i) EXPECT_TRUE(same_doc(kept.docs[i], kept.strings, whole.docs[i], whole.strings)) << i;
+}
+
+// Views of a temporary do not compile: a container's documents, a reader's strings and record.
+template <class T>
+concept DocOfRvalue = requires(T&& t) { std::forward<T>(t).doc(0); };
+template <class T>
+concept ReaderStringsOfRvalue = requires(T&& t) { std::forward<T>(t).strings(); };
+template <class T>
+concept ReaderDocOfRvalue = requires(T&& t) { std::forward<T>(t).doc(); };
+template <class T>
+concept SliceOfRvalue = requires(T&& t) { std::forward<T>(t)[0]; };
+static_assert(DocOfRvalue<const Container&> && !DocOfRvalue<Container>);
+static_assert(ReaderStringsOfRvalue<DocBinReader&> && !ReaderStringsOfRvalue<DocBinReader>);
+static_assert(ReaderDocOfRvalue<DocBinReader&> && !ReaderDocOfRvalue<DocBinReader>);
+static_assert(SliceOfRvalue<const DocList&> && !SliceOfRvalue<DocList>);
 
 // Runs the range to its end; returns the records seen and the error that stopped it.
 std::pair<std::size_t, std::optional<Caught>> walk_bin(const std::vector<std::byte>& bytes) {
     std::size_t n = 0;
     auto err = catch_error([&] {
-        for ([[maybe_unused]] DocView doc : DocBinReader(bytes)) ++n;
+        for ([[maybe_unused]] const RecordView& doc : DocBinReader(bytes)) ++n;
     });
     return {n, err};
 }

@@ -217,7 +217,7 @@ struct DocSections {
 // Each body is read into a document appended to `out`.
 template <class M>
 void open_doc(DocList* out) {
-    if constexpr (M::build) out->open_doc();
+    if constexpr (M::build) build(out).open_doc();
 }
 
 }  // namespace

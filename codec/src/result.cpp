@@ -17,6 +17,16 @@ auto capture(F&& f) -> Result<decltype(f())> {
         return std::move(e);
     }
 }
+
+template <class F>
+Status capture_status(F&& f) {
+    try {
+        f();
+        return {};
+    } catch (Error& e) {
+        return std::move(e);
+    }
+}
 }  // namespace
 
 Result<Container> try_decode(Bytes input) {
@@ -24,12 +34,7 @@ Result<Container> try_decode(Bytes input) {
 }
 
 Status try_decode_into(Bytes input, Container& out) {
-    try {
-        decode_into(input, out);
-        return {};
-    } catch (Error& e) {
-        return std::move(e);
-    }
+    return capture_status([&] { decode_into(input, out); });
 }
 
 Result<Summary> try_validate(Bytes input) {
@@ -38,6 +43,38 @@ Result<Summary> try_validate(Bytes input) {
 
 Result<std::vector<std::byte>> try_encode(const Container& c) {
     return capture([&] { return encode(c); });
+}
+
+Result<DocBinReader> try_open(Bytes input) {
+    return capture([&] { return DocBinReader(input); });
+}
+
+Result<DocBinReader> try_open(std::vector<std::byte>&& bytes) {
+    return capture([&] { return DocBinReader(std::move(bytes)); });
+}
+
+Result<bool> try_next(DocBinReader& reader) {
+    return capture([&] { return reader.next(); });
+}
+
+Result<bool> try_next(StreamReader& reader, Container& reuse) {
+    return capture([&] { return reader.next(reuse); });
+}
+
+Result<bool> try_skip_next(StreamReader& reader) {
+    return capture([&] { return reader.skip_next(); });
+}
+
+Status try_push_back(Container& c, const Doc& doc) {
+    return capture_status([&] { c.docs.push_back(doc); });
+}
+
+Status try_append(Container& c, const DocView& doc) {
+    return capture_status([&] { c.append(doc); });
+}
+
+Status try_append(Container& c, const RecordView& record) {
+    return capture_status([&] { c.append(record); });
 }
 
 std::vector<std::byte> load_file(const std::filesystem::path& path, std::error_code& ec) {

@@ -3,8 +3,10 @@
 // CJK, emoji and surrogate files, and against the throwing calls.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
+#include <type_traits>
 
 #include "ond/result.hpp"
 #include "test_support.hpp"
@@ -157,6 +159,69 @@ TEST(Result, SameAnswersAsTheThrowingCalls) {
     const auto ok = try_encode(decode(Bytes(good)));
     ASSERT_TRUE(ok.ok());
     EXPECT_EQ(ok.value(), good);  // the corpus file is canonical
+}
+
+TEST(Result, ShapedLikeExpected) {
+    Result<int> seven = 7;
+    EXPECT_TRUE(seven.has_value());
+    EXPECT_EQ(*seven, 7);
+    EXPECT_EQ(seven.value_or(1), 7);
+    Result<int> failed = Error(Errc::header_bad_magic, 0, "x");
+    EXPECT_FALSE(failed.has_value());
+    EXPECT_EQ(failed.value_or(1), 1);
+    EXPECT_EQ(failed.error().errc(), Errc::header_bad_magic);
+    static_assert(std::is_same_v<Result<int>::value_type, int> && std::is_same_v<Result<int>::error_type, Error>);
+    Result<std::string> moved = std::string("abc");
+    EXPECT_EQ(std::move(moved).value_or("z"), "abc");
+    const Status done;
+    EXPECT_TRUE(done.has_value());
+    done.value();  // nothing to throw
+    EXPECT_THROW(Status(Error(Errc::header_bad_magic, 0, "x")).value(), Error);
+}
+
+TEST(Result, ReadersAndAddingWithoutExceptions) {
+    const auto ondc = load_file(corpus_cases_dir / "valid/text/cjk.ondc");
+    const Result<DocBinReader> refused = try_open(Bytes(ondc));
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code(), "header.bad-magic");
+    EXPECT_EQ(refused.error().offset(), 0u);
+
+    // Two records, then the fault decode() reports for the third.
+    Result<DocBinReader> r = try_open(load_file(corpus_cases_dir / "invalid/bin/record-head-out-of-range.ondb"));
+    ASSERT_TRUE(r);
+    std::size_t n = 0;
+    Result<bool> more = try_next(*r);
+    for (; more && *more; more = try_next(*r)) ++n;
+    EXPECT_EQ(n, 2u);
+    ASSERT_FALSE(more);
+    EXPECT_EQ(more.error().code(), "tokens.head-out-of-range");
+    EXPECT_EQ(more.error().offset(), 414u);
+
+    const auto stream_bytes = load_file(corpus_cases_dir / "valid/stream/same-twice.stream");
+    std::size_t at = 0;
+    StreamReader s([&](std::byte* dst, std::size_t max) {
+        const std::size_t k = std::min(max, stream_bytes.size() - at);
+        std::copy_n(stream_bytes.data() + at, k, dst);
+        at += k;
+        return k;
+    });
+    Container c;
+    EXPECT_TRUE(*try_next(s, c));
+    EXPECT_TRUE(*try_skip_next(s));
+    EXPECT_FALSE(*try_next(s, c));
+
+    Container into;
+    Doc bad;
+    bad.set_text("a");
+    bad.tokens.resize(1);
+    bad.tokens.length[0] = 1;
+    bad.tokens.column(TokenColumn::tag)[0] = 5;
+    const Status st = try_push_back(into, bad);
+    ASSERT_FALSE(st);
+    EXPECT_EQ(st.error().path(), "tokens[0].tag");
+    EXPECT_TRUE(into.docs.empty());
+    EXPECT_TRUE(try_append(into, c.doc(0)));
+    EXPECT_EQ(into.docs.size(), 1u);
 }
 
 TEST(LoadFile, ReadsWholeFilesAndReportsErrors) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cursor.hpp"
+#include "doc_list_build.hpp"
 #include "ond/inspect.hpp"
 #include "ond/model.hpp"
 

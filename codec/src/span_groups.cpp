@@ -46,7 +46,7 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
         if constexpr (M::trace)
             tr->field(group_offset, sec.offset() - group_offset, "spans[" + std::to_string(g) + "]",
                       "name " + std::to_string(name) + " " + quote_wtf8(value) + ", " + detail::count_of(count, "span", "spans"));
-        if constexpr (M::build) out->add_span_group(name);
+        if constexpr (M::build) build(out).add_span_group(name);
         for (std::uint32_t i = 0; i < count; ++i) {
             const std::string who = group + ", span " + std::to_string(i);
             const std::uint64_t item_offset = sec.offset();
@@ -64,7 +64,7 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
             const float conf = sec.f32();
             if (OND_CHECK(Errc::spans_confidence_out_of_range, !confidence_ok(conf)))
                 fail(Errc::spans_confidence_out_of_range, conf_offset, who + " has confidence " + describe_float(conf));
-            if constexpr (M::build) out->add_span(g, Span{start, len, label, conf});
+            if constexpr (M::build) build(out).add_span(g, Span{start, len, label, conf});
             if constexpr (M::trace)
                 tr->field(item_offset, sec.offset() - item_offset, "spans[" + std::to_string(g) + "][" + std::to_string(i) + "]",
                           "tokens [" + std::to_string(start) + ", " + std::to_string(end) + "), label " +

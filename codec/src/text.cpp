@@ -23,16 +23,16 @@ std::uint32_t decode_text_section(Cursor& sec, DocList* out, Tracer* tr) {
             len = unicode::wtf8_utf16_length(std::string_view(reinterpret_cast<const char*>(p), size));
         if (!len) fail(Errc::text_invalid_utf8, text_offset + bad, "ill-formed UTF-8 in the text");
         units = *len;
-        if constexpr (M::build) out->text_buffer().append(reinterpret_cast<const char*>(p), size);
+        if constexpr (M::build) build(out).text_buffer().append(reinterpret_cast<const char*>(p), size);
     } else {
         if (OND_CHECK(Errc::text_odd_utf16_length, size & 1))
             fail(Errc::text_odd_utf16_length, text_offset + size - 1,
                  "UTF-16 text of " + detail::count_of(size, "byte", "bytes") + " (an odd count)");
         units = size / 2;
-        if constexpr (M::build) unicode::append_wtf8_from_utf16le(out->text_buffer(), p, units);
+        if constexpr (M::build) unicode::append_wtf8_from_utf16le(build(out).text_buffer(), p, units);
     }
     // A section holds at most 2^32 - 1 bytes, so the UTF-16 length always fits in 32 bits.
-    if constexpr (M::build) out->close_text(static_cast<std::uint32_t>(units));
+    if constexpr (M::build) build(out).close_text(static_cast<std::uint32_t>(units));
     if constexpr (M::trace) {
         RawString s{p, static_cast<std::uint32_t>(size), enc == 1, text_offset};
         tr->field(text_offset, size, "text", describe_string(s, false) + " (" + detail::count_of(units, "UTF-16 unit", "UTF-16 units") + ")");

@@ -26,10 +26,10 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
              detail::count_of(n, "token", "tokens") + " need at least " + detail::count_of(9ull * n, "byte", "bytes") + ", but the section has " +
                  std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(n_offset, sec.offset() - n_offset, "tokens.count", std::to_string(n));
-    [[maybe_unused]] DocList::TokenRows t{};
+    [[maybe_unused]] TokenRows t{};
     // Every column is written below for each of the n tokens (the confidences under mode 0
     // too), so the container's columns are only grown (never zero-filled) for them.
-    if constexpr (M::build) t = out->resize_tokens(n);
+    if constexpr (M::build) t = build(out).resize_tokens(n);
 
     // Spans: gap from the previous end, then length; both in UTF-16 code units.
     // Outside InspectMode each loop first takes the fast path (varint_bulk.hpp, at the level

@@ -1,5 +1,7 @@
 #include "ond/unicode.hpp"
 
+#include <algorithm>
+
 #include <cstring>
 
 namespace ond::unicode {
@@ -229,6 +231,11 @@ void Utf16Offsets::restart_if_past(std::uint64_t units, std::size_t bytes) noexc
 }
 
 std::size_t Utf16Offsets::walk_to(std::uint64_t units) noexcept {
+    if (ascii_) {  // no walk: a unit is a byte
+        byte_ = static_cast<std::size_t>(std::min<std::uint64_t>(units, s_.size()));
+        unit_ = byte_;
+        return 0;
+    }
     restart_if_past(units, byte_);
     const auto* p = reinterpret_cast<const unsigned char*>(s_.data());
     const std::size_t n = s_.size();
@@ -256,8 +263,13 @@ std::optional<std::size_t> Utf16Offsets::to_bytes(std::uint64_t units) noexcept 
 }
 
 std::optional<std::uint64_t> Utf16Offsets::to_units(std::size_t bytes) noexcept {
-    restart_if_past(unit_, bytes);
     if (bytes > s_.size()) return std::nullopt;
+    if (ascii_) {
+        byte_ = bytes;
+        unit_ = bytes;
+        return unit_;
+    }
+    restart_if_past(unit_, bytes);
     const auto* p = reinterpret_cast<const unsigned char*>(s_.data());
     while (byte_ < bytes) {
         if (bytes - byte_ >= 8 && ascii8(p + byte_)) {

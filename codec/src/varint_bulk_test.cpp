@@ -146,8 +146,8 @@ TEST_P(VarintBulk, TokenSectionsGetOneVerdictInEveryMode) {
         }
         if (g.chance(0.1) && text_length > 0) --text_length;
         DocList reference, decoded;  // each decodes into its one document
-        reference.open_doc();
-        decoded.open_doc();
+        detail::build(reference).open_doc();
+        detail::build(decoded).open_doc();
         Verdict scalar_decode;
         {
             ForcedVarintLevel scalar(VarintLevel::scalar);
@@ -197,7 +197,7 @@ TEST(TokenSections, R20_EverySentenceMarkOf3IsFoundInEveryMode) {
                     if (m < n) sec[sent_at + m / 4] = static_cast<std::uint8_t>(sec[sent_at + m / 4] | (3u << (2 * (m % 4))));
                 const Verdict want{Errc::tokens_bad_sentence_value, 100 + sent_at + k / 4};
                 DocList decoded;
-                decoded.open_doc();
+                detail::build(decoded).open_doc();
                 ASSERT_EQ(verdict<InspectMode>(sec, table, text_length, nullptr), want) << "n " << n << " mark " << k;
                 ASSERT_EQ(verdict<ValidateMode>(sec, table, text_length, nullptr), want) << "n " << n << " mark " << k;
                 ASSERT_EQ(verdict<DecodeMode>(sec, table, text_length, &decoded), want) << "n " << n << " mark " << k;

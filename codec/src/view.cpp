@@ -16,6 +16,22 @@ std::string_view SpanView::text() const noexcept {
     return at_.covering_view(start, end > start ? end - start : 0);
 }
 
+TokenTexts::TokenTexts(const DocView& doc) : text_(doc.text()) {
+    bounds_.reserve(2 * doc.size());
+    for (const TokenView t : doc.tokens()) {
+        const std::string_view v = t.text();
+        const std::size_t b = v.empty() ? 0 : static_cast<std::size_t>(v.data() - text_.data());
+        bounds_.push_back(b);
+        bounds_.push_back(b + v.size());
+    }
+}
+
+Doc DocView::to_doc() const {
+    Doc d = slice().to_doc();
+    d.origin = strings_->id();
+    return d;
+}
+
 std::optional<float> DocView::category(std::string_view label) const noexcept {
     for (const Category& c : slice().cats)
         if (str(c.label) == label) return c.score;

@@ -76,8 +76,9 @@ TEST(Layout, RoundTripAndReframe) {
     // A bin's records parse into sections too.
     Container bin;
     bin.format = Format::ondb;
-    ond::Doc bin_doc = testing::basic_container(false).docs[0].to_doc();
-    bin.strings = testing::basic_container(false).strings;
+    const ond::Container basic = testing::basic_container(false);
+    ond::Doc bin_doc = basic.docs[0].to_doc();
+    bin.strings = basic.strings;
     bin_doc.has_cats = false;
     bin_doc.cats.clear();
     bin_doc.spans.clear();

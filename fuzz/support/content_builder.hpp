@@ -8,10 +8,12 @@
 // ill-formed strings, string ids outside the store, categories in a bin, ...).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ond/model.hpp"
 
@@ -29,11 +31,36 @@ public:
         const int vocab = pick(0, 9);
         for (int i = 0; i < vocab; ++i) add_string(c.strings);
         const int docs = c.format == Format::ondc ? 1 : pick(0, 4);
-        for (int i = 0; i < docs; ++i) c.docs.push_back(build_doc(c));
+        std::vector<Doc> built;
+        for (int i = 0; i < docs; ++i) built.push_back(build_doc(c));
+        // A container refuses ids its store lacks: the store is padded for the push_backs, then
+        // cut back, so that the rare ids outside it still reach the writer.
+        const std::size_t real = c.strings.size();
+        StringId top = 0;
+        for (Doc& d : built) for_each_id(d, [&](StringId id) { top = std::max(top, id); });
+        while (c.strings.size() <= top) c.strings.append("\x01");
+        for (const Doc& d : built) c.docs.push_back(d);
+        if (c.strings.size() > real) {
+            StringStore kept;
+            for (StringId i = 1; i < real; ++i) kept.append(c.strings.view(i));
+            c.strings = std::move(kept);
+        }
         return c;
     }
 
 private:
+    template <class F>
+    static void for_each_id(const Doc& d, F&& f) {
+        for (const auto& col : d.tokens.attrs)
+            for (StringId id : col) f(id);
+        for (const Entity& e : d.ents) f(e.label);
+        for (const Category& k : d.cats) f(k.label);
+        for (const SpanGroup& g : d.spans) {
+            f(g.name);
+            for (const Span& sp : g.spans) f(sp.label);
+        }
+    }
+
     int pick(int lo, int hi) { return p_.template ConsumeIntegralInRange<int>(lo, hi); }
     bool rare() { return pick(0, 31) == 31; }
 

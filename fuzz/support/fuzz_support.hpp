@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ond/inspect.hpp"
 #include "ond/ond.hpp"
 
 namespace ond::fuzz {

@@ -44,14 +44,24 @@ TEST(WriterLimits, StoredStringsCountTheirLengthVarint) {
 }
 
 TEST(WriterLimits, ARefusalNamesTheField) {
-    // A string id outside the store: the writer's checks carry the field's path.
+    // A string id outside the store: the container refuses it where it is given, and the
+    // writer (for a store replaced under its documents) names the field.
     ond::Container c;
     ond::Doc d;
     d.set_text("ab");
     d.tokens.resize(1);
     d.tokens.length[0] = 1;
     d.tokens.attrs[2][0] = 7;
+    try {
+        c.docs.push_back(d);
+        FAIL() << "added";
+    } catch (const ond::Error& e) {
+        EXPECT_EQ(std::string(e.code()), "content.bad-string-id");
+        EXPECT_EQ(e.path(), "tokens[0].pos");
+    }
+    for (int i = 0; i < 7; ++i) c.strings.append("s" + std::to_string(i));
     c.docs.push_back(d);
+    c.strings = ond::StringStore();
     try {
         (void)ond::encode(c);
         FAIL() << "encoded";

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ond/hex.hpp"
+#include "ond/inspect.hpp"
 #include "ond/ond.hpp"
 
 namespace ond::test {

@@ -14,6 +14,17 @@
 #include <unordered_map>
 #include <vector>
 
+// Marks a member function whose result views the object it is called on: clang then warns
+// (-Wdangling) when that object is a temporary that dies first.
+#if defined(__clang__) && defined(__has_cpp_attribute)
+#if __has_cpp_attribute(clang::lifetimebound)
+#define OND_LIFETIMEBOUND [[clang::lifetimebound]]
+#endif
+#endif
+#ifndef OND_LIFETIMEBOUND
+#define OND_LIFETIMEBOUND
+#endif
+
 namespace ond {
 
 using StringId = std::uint32_t;  // index into a StringStore; 0 is the empty string ("not set")
@@ -21,19 +32,31 @@ using StringId = std::uint32_t;  // index into a StringStore; 0 is the empty str
 // Interned strings of one container, stored back to back in one buffer.
 // A store made by the reader is the container's string table as read (duplicates and all), so
 // compare strings by value (`view`), never by id, across stores or for non-canonical input.
+//
+// An id means something only in the store that handed it out. Each store has an id() of its
+// own (never reused in the process), which a Doc copied out of a container records (Doc::origin)
+// so that adding it to another container is refused instead of silently relabelling it. Ids are
+// only ever added, so a copy of a store shares the ids [0, size()) of its source: it remembers
+// that of its last few sources, and a Doc from one of them is accepted while its ids are in that
+// shared part. clear() and assignment start a new id.
 class StringStore {
 public:
     StringStore();
     // Copies and moves rebuild the lookup index lazily: its views point into the source's buffer
     // (and a moved short string does not keep its address), so they are never carried over.
-    StringStore(const StringStore& o) : bytes_(o.bytes_), offsets_(o.offsets_) {}
-    StringStore(StringStore&& o) noexcept : bytes_(std::move(o.bytes_)), offsets_(std::move(o.offsets_)) { o.clear(); }
+    StringStore(const StringStore& o) : bytes_(o.bytes_), offsets_(o.offsets_), id_(fresh_id()) { inherit(o); }
+    StringStore(StringStore&& o) noexcept
+        : bytes_(std::move(o.bytes_)), offsets_(std::move(o.offsets_)), id_(o.id_), sources_(o.sources_) {
+        o.clear();
+    }
     StringStore& operator=(const StringStore& o) {
         if (this != &o) {
             bytes_ = o.bytes_;
             offsets_ = o.offsets_;
             index_.clear();
             indexed_ = 0;
+            id_ = fresh_id();
+            inherit(o);
         }
         return *this;
     }
@@ -43,14 +66,19 @@ public:
             offsets_ = std::move(o.offsets_);
             index_.clear();
             indexed_ = 0;
+            id_ = o.id_;
+            sources_ = o.sources_;
             o.clear();
         }
         return *this;
     }
 
     std::size_t size() const noexcept { return offsets_.size() - 1; }  // ids 0..size()-1
-    std::string_view view(StringId id) const noexcept {
-        return std::string_view(bytes_).substr(offsets_[id], offsets_[id + 1] - offsets_[id]);
+    // The string of `id`; an id the store never handed out reads as "" (never out of bounds).
+    std::string_view view(StringId id) const noexcept OND_LIFETIMEBOUND {
+        if (id >= size()) [[unlikely]]
+            return {};
+        return std::string_view(bytes_.data() + offsets_[id], offsets_[id + 1] - offsets_[id]);
     }
     bool contains(StringId id) const noexcept { return id < size(); }
 
@@ -60,15 +88,31 @@ public:
     StringId append(std::string_view wtf8);
     void clear();
 
+    // This store's identity (never 0, never reused); a Doc's origin names it.
+    std::uint64_t id() const noexcept { return id_; }
+    // How many of a Doc's ids from store `origin` mean the same here: size() for this store,
+    // the shared part for a store this one was copied from (directly or within a few copies),
+    // 0 for any other.
+    std::size_t ids_shared_with(std::uint64_t origin) const noexcept;
+
     bool operator==(const StringStore& o) const noexcept {
         return bytes_ == o.bytes_ && offsets_ == o.offsets_;
     }
 
 private:
+    static std::uint64_t fresh_id() noexcept;
+    void inherit(const StringStore& source) noexcept;  // records source's ids as shared
+
+    struct Source {
+        std::uint64_t id = 0;
+        std::uint64_t shared = 0;  // ids [0, shared) of store `id` mean the same here
+    };
     std::string bytes_;
     std::vector<std::uint64_t> offsets_;  // offsets_[id] .. offsets_[id + 1]; 64-bit: the bytes may pass 4 GiB
     std::unordered_map<std::string_view, StringId> index_;  // built lazily by intern()
     std::size_t indexed_ = 0;                               // ids [0, indexed_) are in index_
+    std::uint64_t id_;
+    std::array<Source, 4> sources_{};  // the stores this one is a copy of, nearest first
 };
 
 enum class Format : std::uint8_t { ondc, ondb };
@@ -148,6 +192,11 @@ struct Doc {
     bool has_cats = false;             // section 6 present (ONDC only)
     std::vector<Category> cats;
     std::vector<SpanGroup> spans;      // section 7 (ONDC only)
+    // The StringStore::id() of the store whose ids this Doc holds: set by every to_doc() and by
+    // DocBinReader::next(Doc&); 0 for a Doc built by hand, whose ids must then come from the
+    // store of the container it is added to. A container refuses a Doc from another store
+    // (content.bad-string-id); Container::append(DocView) re-interns one instead.
+    std::uint64_t origin = 0;
 
     // Sets text and its UTF-16 length; throws ond::Error(content.invalid-string) if not WTF-8.
     void set_text(std::string_view wtf8);

@@ -148,32 +148,62 @@ struct DocSlice {
     // outside the text. It walks the text from its start; to take every token's text, range over
     // a DocView's tokens (ond/view.hpp), which walks the text once.
     std::optional<std::string_view> token_text(std::size_t i) const;
-    // A copy in vectors of its own, to edit or keep.
+    // A copy in vectors of its own, to edit or keep (its origin is this slice's).
     Doc to_doc() const;
+
+    // The StringStore::id() of the store its ids index (0 for a DocList outside a Container).
+    const std::uint64_t origin;
 };
+
+namespace detail {
+class DocListBuild;  // the readers' and DocBuilder's access to a list's last document (not installed)
+// The last document's token rows, as pointers into the columns.
+struct TokenRows {
+    std::uint32_t* start;
+    std::uint32_t* length;
+    std::array<StringId*, token_column_count> attrs;
+    std::int32_t* head;
+    Sentence* sent;
+    float* conf;
+};
+}  // namespace detail
+
+struct Container;
 
 // A container's documents, stored column by column: one text buffer, one buffer per token
 // column, one for entities, categories, span groups and spans, for all documents together.
 // Reading one into a container reuses every buffer's capacity. doc[i] is a DocSlice; whole
 // documents are added with push_back and changed with edit.
+//
+// The list of a Container checks every Doc it is given against the container's strings: a Doc
+// whose origin is another store, or with an id its container's store never handed out, is
+// refused with content.bad-string-id (path e.g. "tokens[3].pos") and the list is left as it
+// was. To add a document of another container, use Container::append, which re-interns it.
+// A DocList on its own (not a Container's) has no strings to check against and checks no ids.
 class DocList {
 public:
+    DocList() = default;
+
     std::size_t size() const noexcept { return docs_.size(); }
     bool empty() const noexcept { return docs_.empty(); }
-    DocSlice operator[](std::size_t i) const noexcept;
-    DocSlice front() const noexcept { return (*this)[0]; }
-    DocSlice back() const noexcept { return (*this)[size() - 1]; }
+    // A slice views this list's buffers, so none is taken from a temporary list (it would
+    // dangle at the end of the statement): `ond::decode(b).docs[0]` does not compile.
+    DocSlice operator[](std::size_t i) const& noexcept;
+    DocSlice operator[](std::size_t i) const&& = delete;
+    DocSlice front() const& noexcept { return (*this)[0]; }
+    DocSlice front() const&& = delete;
+    DocSlice back() const& noexcept { return (*this)[size() - 1]; }
+    DocSlice back() const&& = delete;
 
     using iterator = detail::SubscriptIterator<DocList, DocSlice>;
     iterator begin() const noexcept { return iterator(this, 0); }
     iterator end() const noexcept { return iterator(this, size()); }
 
-    // Whole documents. push_back copies a Doc's content into the columns (its string ids must
-    // index the container's store; its text's UTF-16 length is taken from the text); edit
-    // copies document i out, lets `change` edit the copy and puts it back (O(the documents
-    // after i)); to_doc copies one out. push_back, edit and replace throw
-    // ond::Error(content.inconsistent, path "tokens") when the Doc's token vectors differ in
-    // size, and then leave the list as it was.
+    // Whole documents. push_back copies a Doc's content into the columns (its ids checked as
+    // said above; its text's UTF-16 length is taken from the text); edit copies document i
+    // out, lets `change` edit the copy and puts it back (O(the documents after i)); to_doc
+    // copies one out. push_back, edit and replace throw ond::Error(content.inconsistent, path
+    // "tokens") when the Doc's token vectors differ in size, and then leave the list as it was.
     void push_back(const Doc& d);
     template <class Change>
     void edit(std::size_t i, Change&& change) {
@@ -183,6 +213,24 @@ public:
     }
     void replace(std::size_t i, const Doc& d);
     Doc to_doc(std::size_t i) const { return (*this)[i].to_doc(); }
+    // Every document through `change(Doc&)` (or `change(std::size_t i, Doc&)`), the list rebuilt
+    // once: O(all documents), where an edit of each would be O(n^2). If a call throws, or a
+    // changed Doc is refused (as push_back refuses), the list is left as it was.
+    template <class Change>
+    void edit_all(Change&& change);
+
+    // ---- edits in place: O(1) per value, shape kept (documents, tokens, items stay) ----
+    // Each checks its indexes (std::out_of_range), and a string id against the container's
+    // store, a head, sentence value or confidence as the writer would (ond::Error, content.*
+    // code, path as push_back's), and changes nothing when it refuses.
+    void set_attr(std::size_t doc, std::size_t token, TokenColumn c, StringId id);
+    void set_head(std::size_t doc, std::size_t token, std::size_t head);
+    void set_sent(std::size_t doc, std::size_t token, Sentence s);
+    void set_conf(std::size_t doc, std::size_t token, float conf);
+    void set_entity_label(std::size_t doc, std::size_t ent, StringId label);
+    void set_entity_conf(std::size_t doc, std::size_t ent, float conf);
+    void set_category_score(std::size_t doc, std::size_t cat, float score);
+    void set_span_label(std::size_t doc, std::size_t group, std::size_t span, StringId label);
     void pop_back();
     void resize(std::size_t n);  // cuts, or appends empty documents
     void clear() noexcept;       // keeps every buffer's capacity
@@ -192,26 +240,24 @@ public:
     std::uint64_t removals() const noexcept { return removals_; }
 
     // The buffers, read-only, for code that walks every document's tokens at once.
-    const TokenColumns& token_columns() const noexcept { return tokens_; }
+    const TokenColumns& token_columns() const noexcept OND_LIFETIMEBOUND { return tokens_; }
     std::uint64_t first_token(std::size_t i) const noexcept { return docs_[i].tokens.begin; }
-    const std::string& texts() const noexcept { return text_; }
+    const std::string& texts() const noexcept OND_LIFETIMEBOUND { return text_; }
 
-    // ---- building the last document in place (the readers and DocBuilder) ----
-    // Appends an empty document: no text, no tokens, no annotation.
-    void open_doc();
+    bool operator==(const DocList&) const = delete;  // compare with same_content
+
+private:
+    friend class detail::DocListBuild;
+    friend struct Container;
+    using TokenRows = detail::TokenRows;
+
+    // ---- building the last document in place (through detail::DocListBuild) ----
+    void open_doc();  // appends an empty document: no text, no tokens, no annotation
     // The text buffer, to append the last document's text to (nothing else may be changed);
     // close_text then records it with its length in UTF-16 units.
     std::string& text_buffer() noexcept { return text_; }
     void close_text(std::uint32_t utf16_length) noexcept;
     // Sets the last document's token count to n (new rows unset) and returns its rows' columns.
-    struct TokenRows {
-        std::uint32_t* start;
-        std::uint32_t* length;
-        std::array<StringId*, token_column_count> attrs;
-        std::int32_t* head;
-        Sentence* sent;
-        float* conf;
-    };
     TokenRows resize_tokens(std::size_t n);
     TokenRows token_rows() noexcept;  // the last document's, as they are
     void set_has_ents(bool v) noexcept { docs_.back().has_ents = v; }
@@ -223,9 +269,6 @@ public:
     // Reserves for about this many more tokens and text bytes (a reader's estimate).
     void reserve_more(std::size_t tokens, std::size_t text_bytes);
 
-    bool operator==(const DocList&) const = delete;  // compare with same_content
-
-private:
     struct Part {
         std::uint64_t begin = 0;
         std::uint64_t count = 0;
@@ -240,7 +283,21 @@ private:
         bool has_ents = false;
         bool has_cats = false;
     };
+    // The store of the Container this list belongs to, which its Docs' ids are checked against.
+    // Never copied or moved: a list keeps the store it was bound to (a copy starts unbound, and
+    // a Container binds its own).
+    struct StoreLink {
+        const StringStore* store = nullptr;
+        StoreLink() = default;
+        StoreLink(const StoreLink&) noexcept {}
+        StoreLink& operator=(const StoreLink&) noexcept { return *this; }
+    };
     void cut_last();  // pop_back without counting a removal
+    const Entry& entry(std::size_t doc) const;  // std::out_of_range past the end
+    std::uint64_t row(std::size_t doc, std::size_t token) const;  // the token's row, checked
+    void check_id(StringId id, const std::string& path) const;
+    void check_ids(const Doc& d) const;
+    std::uint64_t origin() const noexcept { return strings_.store ? strings_.store->id() : 0; }
 
     std::vector<Entry> docs_;
     std::uint64_t removals_ = 0;
@@ -251,10 +308,28 @@ private:
     std::vector<StringId> group_names_;
     std::vector<std::uint64_t> group_bounds_{0};  // group g's spans: [bounds[g], bounds[g + 1])
     std::vector<Span> spans_;
+    StoreLink strings_;
 };
 
+template <class Change>
+void DocList::edit_all(Change&& change) {
+    DocList out;
+    out.strings_.store = strings_.store;
+    out.removals_ = removals_;  // every document comes back at its index: not a removal
+    Doc d;
+    for (std::size_t i = 0; i < size(); ++i) {
+        d = (*this)[i].to_doc();
+        if constexpr (std::is_invocable_v<Change&, std::size_t, Doc&>)
+            change(i, d);
+        else
+            change(d);
+        out.push_back(d);
+    }
+    *this = std::move(out);  // keeps this list's store
+}
+
 // Inline: the writer and the views take a slice several times per document.
-inline DocSlice DocList::operator[](std::size_t i) const noexcept {
+inline DocSlice DocList::operator[](std::size_t i) const& noexcept {
     const Entry& e = docs_[i];
     const std::size_t b = e.tokens.begin, n = e.tokens.count;
     TokenSlice t{{tokens_.start.data() + b, n}, {tokens_.length.data() + b, n}, {}, {tokens_.head.data() + b, n},
@@ -268,7 +343,8 @@ inline DocSlice DocList::operator[](std::size_t i) const noexcept {
                     e.has_cats,
                     {cats_.data() + e.cats.begin, e.cats.count},
                     DocSlice::Groups({group_names_.data() + e.groups.begin, e.groups.count},
-                                     {group_bounds_.data() + e.groups.begin, e.groups.count + 1}, spans_.data())};
+                                     {group_bounds_.data() + e.groups.begin, e.groups.count + 1}, spans_.data()),
+                    origin()};
 }
 
 }  // namespace ond

@@ -1,10 +1,10 @@
-// The whole public API of the ONDC/ONDB reference codec.
+// The public API of the ONDC/ONDB reference codec: the content model, its views, and the
+// readers, writer and builder. The annotated walk over a container's bytes and its listing are
+// tooling, included on their own: ond/inspect.hpp, ond/listing.hpp.
 #pragma once
 
 #include "ond/builder.hpp"
 #include "ond/error.hpp"
-#include "ond/inspect.hpp"
-#include "ond/listing.hpp"
 #include "ond/model.hpp"
 #include "ond/reader.hpp"
 #include "ond/result.hpp"

@@ -50,21 +50,74 @@ Summary validate(Bytes input);
 // One line for people, as `ond validate` words it: "ONDC, 1 document, 412 tokens, crc".
 std::string to_string(const Summary& s);
 
+// The record a DocBinReader read last, seen through the reader's one-document buffers: it reads
+// like a DocView (the same members), but it is a different type because it changes under you.
+//
+// Lifetime rules (each enforced where the compiler can):
+// - It is the reader's, not yours: it cannot be copied or moved (a range-for takes it by
+//   reference, `for (const ond::RecordView& doc : reader)` or `for (auto& doc : reader)`), so it
+//   cannot be saved in a vector and found later showing the last record.
+// - It shows the record read last, until the next step (next(), ++ of the range); the token,
+//   span and string views taken from it are valid as long. To keep a record, copy it:
+//   to_doc() (ids of the reader's strings; add it to a container with Container::append), or
+//   Container::append(record).
+// - view() gives it as a plain DocView, for code that takes one; the same rule holds.
+class RecordView : private DocView {
+public:
+    RecordView(const RecordView&) = delete;
+    RecordView& operator=(const RecordView&) = delete;
+
+    using DocView::cats;
+    using DocView::category;
+    using DocView::empty;
+    using DocView::ents;
+    using DocView::has_cats;
+    using DocView::has_ents;
+    using DocView::place;
+    using DocView::size;
+    using DocView::slice;
+    using DocView::span_group;
+    using DocView::span_group_count;
+    using DocView::str;
+    using DocView::strings;
+    using DocView::text;
+    using DocView::to_doc;
+    using DocView::token;
+    using DocView::tokens;
+    using DocView::operator[];
+    // The record's index in the bin.
+    std::size_t index() const noexcept { return record_; }
+    // The same record as a DocView (valid as long as this one is).
+    const DocView& view() const noexcept { return *this; }
+
+private:
+    friend class DocBinReader;
+    RecordView(const DocList& one, const StringStore& strings) noexcept : DocView(one, 0, strings) {}
+    std::size_t record_ = 0;
+};
+
 // Reads an ONDB's records one at a time. The constructor checks the header, the container's
 // length, the string table and section 5's count; each next() decodes one record; the call that
 // finds no more records checks that the records fill section 5 and then the CRC. Verdict and
 // error are those of decode() on the same bytes (R27).
+//
+// Lifetime: the reader owns what it yields (strings(), doc() and every view taken from them);
+// so its accessors cannot be called on a temporary reader. Over a temporary in a range-for the
+// reader lives to the end of the loop (it keeps bytes given as a std::vector&&; bytes given as a
+// span must outlive it). One reader is for one thread; two readers over the same bytes may run
+// on two threads.
 class DocBinReader {
 public:
     explicit DocBinReader(Bytes input);  // the bytes must outlive the reader
     // The same over bytes the reader keeps, so that a temporary is safe:
-    // `for (ond::DocView doc : ond::DocBinReader(ond::load_file(path)))`.
+    // `for (const ond::RecordView& doc : ond::DocBinReader(ond::load_file(path)))`.
     explicit DocBinReader(std::vector<std::byte>&& bytes);
     ~DocBinReader();
     DocBinReader(DocBinReader&&) noexcept;
     DocBinReader& operator=(DocBinReader&&) noexcept;
 
-    const StringStore& strings() const noexcept;  // the shared table
+    const StringStore& strings() const& noexcept;  // the shared table
+    const StringStore& strings() const&& = delete;  // would dangle with the temporary reader
     bool crc() const noexcept;
     std::uint32_t count() const noexcept;         // records declared
 
@@ -72,20 +125,25 @@ public:
     // record), seen through doc(); false after the last, once the end-of-section and CRC checks
     // have passed. Throws ond::Error; after a throw, every later call throws the same error.
     bool next();
-    // The record next() read last (its string ids index strings()); valid until the next call.
-    // Precondition: the last call to next() returned true.
-    DocView doc() const noexcept;
-    // The same as next(), then a copy of the record into `doc`, to keep or edit.
+    // The record next() read last (its string ids index strings()); it changes at the next
+    // step. Precondition: the last call to next() returned true.
+    const RecordView& doc() const& noexcept;
+    const RecordView& doc() const&& = delete;
+    // The same as next(), then a copy of the record into `doc`, to keep or edit (its origin is
+    // strings(): add it to a container with Container::append(doc, reader.strings())).
     bool next(Doc& doc);
-    // The records as a range: `for (ond::DocView doc : ond::DocBinReader(bytes))`. Each view
-    // lasts until the next step. begin() reads the first record (on a reader already read
-    // from, the next one); each step throws as next() does.
+    // The records as a range: `for (const ond::RecordView& doc : ond::DocBinReader(bytes))`.
+    // Each record lasts until the next step. begin() reads the first record when none was read
+    // yet; otherwise it starts at the record read last (so asking begin() == end() first loses
+    // nothing); each step throws as next() does.
     class iterator {
     public:
-        using value_type = DocView;
+        using value_type = RecordView;
         using difference_type = std::ptrdiff_t;
-        explicit iterator(DocBinReader* r) : r_(r) { ++*this; }
-        DocView operator*() const noexcept { return r_->doc(); }
+        iterator() = default;
+        explicit iterator(DocBinReader* r, bool more) noexcept : r_(r), more_(more) {}
+        const RecordView& operator*() const noexcept { return r_->doc(); }
+        const RecordView* operator->() const noexcept { return &r_->doc(); }
         iterator& operator++() {
             more_ = r_->next();
             return *this;
@@ -94,10 +152,10 @@ public:
         bool operator==(std::default_sentinel_t) const noexcept { return !more_; }
 
     private:
-        DocBinReader* r_;
+        DocBinReader* r_ = nullptr;
         bool more_ = false;
     };
-    iterator begin() { return iterator(this); }
+    iterator begin();
     std::default_sentinel_t end() const noexcept { return {}; }
 
 private:

@@ -46,26 +46,36 @@ public:
     bool skip_next(Skipped& checked);
 
     // The containers as a range: `for (const ond::Container& c : reader)`, reusing one
-    // container inside the reader (valid until the next step); each step throws as next() does.
+    // container inside the reader, valid until the next step (keep one by copying it); each
+    // step throws as next() does. begin() reads the first container only the first time; later
+    // it starts at the container the range read last, so asking begin() == end() loses nothing.
     class iterator {
     public:
         using value_type = Container;
         using difference_type = std::ptrdiff_t;
-        explicit iterator(StreamReader* r) : r_(r) { ++*this; }
+        iterator() = default;
+        explicit iterator(StreamReader* r) noexcept : r_(r) {}
         const Container& operator*() const noexcept { return r_->current_; }
         const Container* operator->() const noexcept { return &r_->current_; }
         iterator& operator++() {
-            more_ = r_->next(r_->current_);
+            r_->range_more_ = false;  // a throw leaves the range finished
+            r_->range_more_ = r_->next(r_->current_);
             return *this;
         }
         void operator++(int) { ++*this; }
-        bool operator==(std::default_sentinel_t) const noexcept { return !more_; }
+        bool operator==(std::default_sentinel_t) const noexcept { return !r_->range_more_; }
 
     private:
-        StreamReader* r_;
-        bool more_ = false;
+        StreamReader* r_ = nullptr;
     };
-    iterator begin() { return iterator(this); }
+    iterator begin() {
+        iterator it(this);
+        if (!range_started_) {
+            range_started_ = true;
+            ++it;
+        }
+        return it;
+    }
     std::default_sentinel_t end() const noexcept { return {}; }
 
     std::uint64_t containers_read() const noexcept { return count_; }
@@ -83,6 +93,8 @@ private:
     bool done_ = false;
     Skipped last_skipped_;  // what the last skip_next() checked
     Container current_;  // the range's container
+    bool range_started_ = false;
+    bool range_more_ = false;  // current_ holds the container the range read last
 };
 
 }  // namespace ond

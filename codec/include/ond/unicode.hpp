@@ -55,6 +55,11 @@ std::optional<std::uint64_t> wtf8_to_utf16_offset(std::string_view s, std::size_
 class Utf16Offsets {
 public:
     explicit Utf16Offsets(std::string_view wtf8) noexcept : s_(wtf8) {}
+    // The same when the string's UTF-16 length is known: equal to its byte length means the
+    // string is ASCII, and every mapping is then O(1) with no walk. (A wrong length gives wrong
+    // offsets, never out-of-bounds ones.)
+    Utf16Offsets(std::string_view wtf8, std::uint64_t utf16_length) noexcept
+        : s_(wtf8), ascii_(wtf8.size() == utf16_length) {}
 
     std::optional<std::size_t> to_bytes(std::uint64_t units) noexcept;
     std::optional<std::uint64_t> to_units(std::size_t bytes) noexcept;
@@ -82,6 +87,7 @@ private:
     // end); returns the bytes of the sequence that `units` falls inside (a surrogate pair's), else 0.
     std::size_t walk_to(std::uint64_t units) noexcept;
     std::string_view s_;
+    bool ascii_ = false;     // one byte per UTF-16 unit
     std::size_t byte_ = 0;   // a sequence boundary
     std::uint64_t unit_ = 0;  // its UTF-16 offset
 };

@@ -81,7 +81,9 @@ struct DocPlace {
     std::size_t tokens = 0;
     std::string_view text;
     const StringStore* strings = nullptr;
+    std::uint64_t text_units = 0;  // the text's UTF-16 length (equal to its bytes: ASCII, no walk)
 
+    unicode::Utf16Offsets walker() const noexcept { return unicode::Utf16Offsets(text, text_units); }
     TokenView token(std::size_t i, unicode::Utf16Offsets at) const noexcept { return TokenView(*cols, base, *strings, i, at); }
     std::uint32_t start(std::size_t i) const noexcept { return cols->start[base + i]; }
 };
@@ -95,7 +97,7 @@ public:
     public:
         using value_type = TokenView;
         iterator() = default;
-        iterator(const DocPlace& p, std::size_t i) noexcept : IndexStep(i), p_(p), at_(p.text) {}
+        iterator(const DocPlace& p, std::size_t i) noexcept : IndexStep(i), p_(p), at_(p.walker()) {}
         TokenView operator*() const noexcept {
             at_.to_bytes_rounded(p_.start(i_), false);  // brings the walk up to this token
             return p_.token(i_, at_);
@@ -124,7 +126,7 @@ public:
              unicode::Utf16Offsets at) noexcept
         : p_(p), first_(first), length_(length), label_(label), conf_(conf), at_(at) {}
     SpanView(const DocPlace& p, std::uint32_t first, std::uint32_t length, StringId label, float conf) noexcept
-        : SpanView(p, first, length, label, conf, unicode::Utf16Offsets(p.text)) {}
+        : SpanView(p, first, length, label, conf, p.walker()) {}
 
     std::string_view label() const noexcept { return p_.strings->view(label_); }
     float conf() const noexcept { return conf_; }
@@ -155,7 +157,7 @@ public:
         using value_type = SpanView;
         iterator() = default;
         iterator(const DocPlace& p, std::span<const Item> items, std::size_t i) noexcept
-            : detail::IndexStep<iterator>(i), p_(p), items_(items), at_(p.text) {}
+            : detail::IndexStep<iterator>(i), p_(p), items_(items), at_(p.walker()) {}
         SpanView operator*() const noexcept {
             const Item& item = items_[this->i_];
             if (item.start < p_.tokens) at_.to_bytes_rounded(p_.start(item.start), false);
@@ -233,6 +235,10 @@ public:
     DocSlice slice() const noexcept { return (*docs_)[i_]; }
     std::size_t index() const noexcept { return i_; }
     const StringStore& strings() const noexcept { return *strings_; }
+    const DocList& list() const noexcept { return *docs_; }
+    // A copy in vectors of its own, to edit or keep; its origin is strings(), so only this
+    // view's container takes it back by push_back (any container takes it by append).
+    Doc to_doc() const;
     std::string_view str(StringId id) const noexcept { return strings_->view(id); }
 
     std::string_view text() const noexcept { return slice().text; }
@@ -242,10 +248,12 @@ public:
         const DocPlace p = place();
         return TokenRange(p, 0, p.tokens);
     }
-    // Token i, walking the text from its start for text(). Precondition: i < size().
+    // Token i. Precondition: i < size(). Its text() is O(1) when the document's text is ASCII;
+    // otherwise it walks the text from its start (range over tokens(), or index a TokenTexts,
+    // to take many).
     TokenView token(std::size_t i) const noexcept {
         const DocPlace p = place();
-        return p.token(i, unicode::Utf16Offsets(p.text));
+        return p.token(i, p.walker());
     }
     TokenView operator[](std::size_t i) const noexcept { return token(i); }
 
@@ -263,7 +271,8 @@ public:
 
     DocPlace place() const noexcept {
         const DocSlice s = slice();
-        return DocPlace{&docs_->token_columns(), docs_->first_token(i_), s.tokens.size(), s.text, strings_};
+        return DocPlace{&docs_->token_columns(), docs_->first_token(i_), s.tokens.size(), s.text, strings_,
+                        s.text_utf16_length};
     }
 
 private:
@@ -289,9 +298,26 @@ private:
     std::size_t g_ = 0;
 };
 
+// Every token's text of one document, found in one walk over its text, for random access in
+// O(1) where token(i).text() would walk from the start of a non-ASCII text. It views the
+// document's text: valid while its container is alive and unchanged.
+class TokenTexts {
+public:
+    explicit TokenTexts(const DocView& doc);
+    std::size_t size() const noexcept { return bounds_.size() / 2; }
+    // What TokenView::text() gives for token i. Precondition: i < size().
+    std::string_view operator[](std::size_t i) const noexcept {
+        return text_.substr(bounds_[2 * i], bounds_[2 * i + 1] - bounds_[2 * i]);
+    }
+
+private:
+    std::string_view text_;
+    std::vector<std::size_t> bounds_;  // token i: bytes [bounds_[2i], bounds_[2i + 1])
+};
+
 inline SpanGroupView DocView::span_group(std::size_t g) const noexcept { return SpanGroupView(*this, g); }
 
-inline DocView Container::doc(std::size_t i) const noexcept { return DocView(docs, i, strings); }
+inline DocView Container::doc(std::size_t i) const& noexcept { return DocView(docs, i, strings); }
 
 // Every document of a container, as DocViews.
 class DocViewRange {
@@ -316,6 +342,6 @@ private:
     const Container* c_;
 };
 
-inline DocViewRange Container::doc_views() const noexcept { return DocViewRange(*this); }
+inline DocViewRange Container::doc_views() const& noexcept { return DocViewRange(*this); }
 
 }  // namespace ond
