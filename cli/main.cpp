@@ -289,9 +289,15 @@ Verdict validate_one(const std::string& path, bool stream) {
     try {
         Input in(path);
         if (!stream) {
-            const std::vector<std::byte> data = in.read_container();
+            // A regular file's size is known: read it whole and check it as validate() does,
+            // its size first (R28). A pipe's bytes are checked as they arrive, and the first
+            // fault ends the reading: never held beyond what came, never read to a declared end.
+            const bool regular = in.regular_file_size() > 0;
+            const std::vector<std::byte> data = regular ? in.read_container() : std::vector<std::byte>{};
             try {
-                const ond::Summary s = ond::validate(data);
+                const ond::Summary s =
+                    regular ? ond::validate(data)
+                            : ond::validate_arriving([&](std::byte* dst, std::size_t max) { return in.read(dst, max); });
                 v.ok = true;
                 v.format = ond::to_string(s.format);
                 v.docs = s.docs;

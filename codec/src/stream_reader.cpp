@@ -60,8 +60,13 @@ std::optional<Started> read_header(const ReadFn& read, std::vector<std::byte>& b
     return s;
 }
 
-[[noreturn]] void truncated(std::uint64_t start, std::uint64_t have, std::uint64_t total) {
-    throw Error(Errc::stream_truncated, start + have,
+// The input ends `have` bytes into a container of `total` (start: where the container began):
+// stream.truncated in a stream, container.truncated for one container (validate_arriving).
+[[noreturn]] void truncated(std::uint64_t start, std::uint64_t have, std::uint64_t total, Errc code = Errc::stream_truncated) {
+    if (code == Errc::container_truncated)
+        throw Error(code, start + have,
+                    "the container declares " + detail::count_of(total, "byte", "bytes") + ", but the input has " + std::to_string(have));
+    throw Error(code, start + have,
                 "the stream ends " + detail::count_of(total - have, "byte", "bytes") + " before the end of the container");
 }
 
@@ -79,9 +84,11 @@ std::size_t next_capacity(std::size_t n, std::size_t need) noexcept {
 // them, and grows each buffer it fills with what arrives, at most 1 MiB a read (R26).
 class Arriving final : public detail::ByteSource {
 public:
-    Arriving(const ReadFn& read, std::uint64_t start, std::uint64_t total, const std::vector<std::byte>& header)
+    Arriving(const ReadFn& read, std::uint64_t start, std::uint64_t total, const std::vector<std::byte>& header,
+             Errc truncated_code = Errc::stream_truncated)
         : read_(read), start_(start), total_(total), have_(header.size()),
-          crc_(detail::crc32(reinterpret_cast<const std::uint8_t*>(header.data()), header.size())) {}
+          crc_(detail::crc32(reinterpret_cast<const std::uint8_t*>(header.data()), header.size())),
+          truncated_code_(truncated_code) {}
 
     void take(std::vector<std::byte>& out, std::size_t n) override {
         out.clear();
@@ -95,7 +102,7 @@ public:
             if (covered_) crc_ = detail::crc32(reinterpret_cast<const std::uint8_t*>(out.data() + got), r, crc_);
             have_ += r;
             got += r;
-            if (r < step) truncated(start_, have_, total_);
+            if (r < step) truncated(start_, have_, total_, truncated_code_);
         }
     }
     // The trailer: not covered by the CRC.
@@ -104,11 +111,6 @@ public:
         std::vector<std::byte> t;
         take(t, detail::trailer_size);
         return detail::Cursor::load_u32(reinterpret_cast<const std::uint8_t*>(t.data()));
-    }
-    // Reads what is left of the container, for its verdict: stream.truncated if it does not all come.
-    void drain() {
-        std::vector<std::byte> scratch;
-        while (have_ < total_) take(scratch, static_cast<std::size_t>(std::min<std::uint64_t>(total_ - have_, stream_read_step)));
     }
     std::uint32_t crc() const noexcept { return crc_; }
 
@@ -119,6 +121,7 @@ private:
     std::uint64_t have_;
     std::uint32_t crc_;
     bool covered_ = true;
+    Errc truncated_code_;
 };
 
 }  // namespace
@@ -178,18 +181,9 @@ bool StreamReader::skip_next() {
     }
     Arriving src(read_, start, s->total, buf_);
     detail::TableView table;
-    std::uint32_t tokens = 0;
-    try {
-        tokens = detail::validate_ondc_body_streamed(src, start + detail::header_size, s->header.body_length, table, table_buf_,
-                                                     section_buf_);
-    } catch (const Error& e) {
-        // Whether the stream holds the whole container decides first (as in next(), which reads
-        // it all before any check): a short stream is stream.truncated, whatever the fault. The
-        // rest is read through one step's buffer, never held.
-        if (e.errc() == Errc::stream_truncated) throw;
-        src.drain();
-        throw;
-    }
+    // The first fault met in arrival order ends the reading: nothing past it is read.
+    const std::uint32_t tokens = detail::validate_ondc_body_streamed(src, start + detail::header_size, s->header.body_length,
+                                                                     table, table_buf_, section_buf_);
     if (s->header.crc) {
         const std::uint32_t actual = src.crc();
         detail::check_crc(src.trailer(), actual, start + detail::header_size + s->header.body_length);
@@ -206,6 +200,44 @@ bool StreamReader::skip_next(Skipped& checked) {
     const bool more = skip_next();
     checked = last_skipped_;
     return more;
+}
+
+Summary validate_arriving(const ReadFn& read) {
+    std::vector<std::byte> head(detail::header_size);
+    head.resize(read_fully(read, head.data(), detail::header_size));
+    // The header's faults are validate()'s: fewer than 12 bytes is header.truncated at their end.
+    detail::Cursor hc(Bytes(head.data(), head.size()), 0);
+    const detail::Header h = detail::decode_header<detail::ValidateMode>(hc, nullptr);
+    const std::uint64_t total = detail::header_size + std::uint64_t{h.body_length} + (h.crc ? detail::trailer_size : 0);
+    Arriving src(read, 0, total, head, Errc::container_truncated);
+    Summary sum;
+    sum.format = h.format;
+    sum.crc = h.crc;
+    detail::TableView table;
+    std::vector<std::byte> table_bytes, section_bytes;
+    if (h.format == Format::ondc) {
+        sum.tokens = detail::validate_ondc_body_streamed(src, detail::header_size, h.body_length, table, table_bytes, section_bytes);
+        sum.docs = 1;
+    } else {
+        // An ONDB body is held as it arrives (never more than has come) and checked whole.
+        src.take(section_bytes, h.body_length);
+        detail::Cursor body(Bytes(section_bytes.data(), section_bytes.size()), detail::header_size);
+        detail::BinRecords bin = detail::decode_ondb_prologue<detail::ValidateMode>(body, table, nullptr, nullptr);
+        for (std::uint32_t i = 0; i < bin.count; ++i)
+            sum.tokens += detail::decode_record<detail::ValidateMode>(bin.records, i, table, nullptr, nullptr);
+        detail::check_records_end(bin.records);
+        sum.docs = bin.count;
+    }
+    sum.strings = table.count();
+    if (h.crc) {
+        const std::uint32_t actual = src.crc();
+        detail::check_crc(src.trailer(), actual, detail::header_size + h.body_length);
+    }
+    // Then the input must end with the container (R6).
+    std::byte one[1];
+    if (OND_CHECK(Errc::container_trailing_bytes, read_fully(read, one, 1) != 0))
+        throw Error(Errc::container_trailing_bytes, total, "bytes follow the end of the container");
+    return sum;
 }
 
 }  // namespace ond

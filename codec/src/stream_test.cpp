@@ -344,9 +344,73 @@ TEST(Stream, SkipNextChecksLikeNext) {
     }
 }
 
-// A header declaring 64 MiB, then zeros: validate-only holds no more than a read step or two
-// while the declared body arrives, and then reports the first fault (a repeated section 0 at byte
-// 17), as next() would, having read exactly the container.
+// A stream cut after a fault: next(), which holds the container whole before it checks it, says
+// stream.truncated; skip_next() meets the fault first (it came whole) and reports it with the
+// offset next() gives for it once the container is all there.
+TEST(Stream, SkipNextReportsAFaultThatCameBeforeTheCut) {
+    auto bad = doc_b();
+    const std::size_t conf = bad.size() - 4 - 4;  // the entity's confidence, just before the trailer
+    bad[conf + 3] = 0x7F;
+    const auto whole = concat({doc_a(), bad});
+    const std::vector<std::uint8_t> cut(whole.begin(), whole.end() - 2);  // into the trailer
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{5}, SIZE_MAX}) {
+        Outcome o = read_all(cut, chunk, false);
+        ASSERT_TRUE(o.error);
+        EXPECT_EQ(o.error->code, "stream.truncated");
+        EXPECT_EQ(o.error->offset, cut.size());
+        o = read_all(cut, chunk, true);
+        ASSERT_TRUE(o.error);
+        EXPECT_EQ(o.error->code, "entities.confidence-out-of-range");
+        EXPECT_EQ(o.error->offset, doc_a().size() + conf);
+        EXPECT_EQ(o.read, 1u);
+    }
+}
+
+// One container as it arrives (validate_arriving): validate()'s verdict for a sound size, the
+// fault first for a container cut after it, and the end of the input where it is met.
+TEST(Stream, ValidateArrivingChecksOneContainerAsItComes) {
+    auto bad = doc_b();
+    const std::size_t conf = bad.size() - 4 - 4;
+    bad[conf + 3] = 0x7F;
+    const auto arriving = [](const std::vector<std::uint8_t>& bytes, std::size_t chunk) {
+        Source src{bytes, chunk};
+        return catch_error([&] { (void)validate_arriving(src.fn()); });
+    };
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{3}, SIZE_MAX}) {
+        EXPECT_FALSE(arriving(doc_b(), chunk)) << chunk;
+        auto e = arriving(bad, chunk);
+        ASSERT_TRUE(e);
+        EXPECT_EQ(e->code, "entities.confidence-out-of-range");
+        EXPECT_EQ(e->offset, conf);
+        e = arriving(std::vector<std::uint8_t>(bad.begin(), bad.end() - 1), chunk);  // validate() says container.truncated
+        ASSERT_TRUE(e);
+        EXPECT_EQ(e->code, "entities.confidence-out-of-range");
+        const auto good = doc_b();
+        e = arriving(std::vector<std::uint8_t>(good.begin(), good.end() - 1), chunk);
+        ASSERT_TRUE(e);
+        EXPECT_EQ(e->code, "container.truncated");
+        EXPECT_EQ(e->offset, good.size() - 1);
+        e = arriving(concat({good, {0}}), chunk);
+        ASSERT_TRUE(e);
+        EXPECT_EQ(e->code, "container.trailing-bytes");
+        EXPECT_EQ(e->offset, good.size());
+        e = arriving({'O', 'N', 'D'}, chunk);
+        ASSERT_TRUE(e);
+        EXPECT_EQ(e->code, "header.truncated");
+        EXPECT_EQ(e->offset, 3u);
+    }
+    // An ONDB arrives too: validate()'s verdict.
+    Ctr bin("ONDB");
+    bin.add(1, strings_content({}));
+    bin.add(5, B{}.u32(0));
+    const auto b = bin.build();
+    EXPECT_FALSE(arriving(b, 2));
+    EXPECT_FALSE(catch_error([&] { (void)validate(view(b)); }));
+}
+
+// A header declaring 64 MiB, then zeros: validate-only reports the first fault (a repeated
+// section 0 at byte 17) as soon as its bytes have come, having read no further than that fault
+// and held no more than a read step.
 TEST(Stream, SkipNextHoldsLittleWhileTheDeclaredBodyArrives) {
     std::uint64_t served = 0;
     const std::vector<std::uint8_t> header = B().raw("ONDC").u16(1).u16(0).u32(64u << 20).vec();
@@ -370,7 +434,7 @@ TEST(Stream, SkipNextHoldsLittleWhileTheDeclaredBodyArrives) {
     ASSERT_TRUE(err);
     EXPECT_EQ(err->code, "section.out-of-order");
     EXPECT_EQ(err->offset, 17u);
-    EXPECT_LE(served, (std::uint64_t{64} << 20) + 12 + 65536);
+    EXPECT_EQ(served, 22u);  // the header and two section frames
     EXPECT_LE(largest, 2 * stream_read_step);
     EXPECT_LE(total, 4 * stream_read_step);
 }

@@ -34,6 +34,12 @@ StreamResult read_stream(Bytes input, const std::vector<std::size_t>& cuts, bool
 // decode() says about that container, at its offset in the stream.
 StreamResult model_stream(Bytes input);
 
+// skip_next()'s end against the model's: the same, except that it reads in arrival order, so
+// where the model says stream.truncated inside a container, a fault in a part of that container
+// that came whole may come first; it must then be the fault decode() gives for that container
+// zero-padded to its declared size (when that is at most 1 MiB more than came).
+void check_skip_next(Bytes input, const StreamResult& model, const Outcome& skipped, const char* what);
+
 // StreamReader's result against the model reader's reading of the same stream (model_reader.hpp):
 // same end (verdict, code, offset) and the same containers.
 void check_stream_against_model(Bytes input, const StreamResult& reader, const char* what);

@@ -303,6 +303,8 @@ TEST(Hostile, EncodeOfOutOfRangeIntegersGivesTheWritersCode) {
     }
 }
 
+// decode and inspect read a container whole, as validate() of a file does: its size first (R28).
+// validate of a pipe checks the bytes as they arrive: the repeated section 0 at byte 17 first.
 TEST(Hostile, AGoodHeaderThenEndlessBytesStopsOneBytePastTheDeclaredEnd) {
     // ONDC, version 1, no flags, a body of 100 bytes; then zeros for as long as they are read.
     const std::string header("ONDC\x01\x00\x00\x00\x64\x00\x00\x00", 12);
@@ -325,7 +327,7 @@ TEST(Hostile, AGoodHeaderThenEndlessBytesStopsOneBytePastTheDeclaredEnd) {
         EXPECT_LT(fed, std::uint64_t{64} << 20) << cmd;  // the pipe's buffer, not the stream
         const std::string c = cmd;
         if (c == "validate") {
-            EXPECT_EQ(r.out.rfind("<stdin>: invalid at byte 112: container.trailing-bytes (R6): ", 0), 0u) << r.out;
+            EXPECT_EQ(r.out.rfind("<stdin>: invalid at byte 17: section.out-of-order (R8): ", 0), 0u) << r.out;
         } else if (c == "decode") {
             EXPECT_EQ(r.err_first_line(), "error: container.trailing-bytes");
         } else {
@@ -335,11 +337,42 @@ TEST(Hostile, AGoodHeaderThenEndlessBytesStopsOneBytePastTheDeclaredEnd) {
     }
 }
 
-// A stream whose first container declares 512 MiB and then sends zeros: validate --stream checks
-// each section as it arrives and holds none of the body while the rest of the container arrives
-// (its verdict waits for it, as the decoding reader's does).
-TEST(Hostile, StreamValidateHoldsNoBodyWhileItArrives) {
+// A container that declares 512 MiB, then zeros for ever (the test writes them as long as ond
+// reads): ond validate of a pipe, one container or a stream of them, checks each section as
+// its bytes arrive and stops at the first fault, a repeated section 0 at byte 17. Its peak
+// memory stays at its start-up size (under 64 MiB in any case) and it reads no more than a
+// pipe's buffer and a read step or two past the fault, not the declared 512 MiB.
+TEST(Hostile, ValidateOfAPipeStopsAtTheFirstFaultOfA512MibContainer) {
     const std::string header("ONDC\x01\x00\x00\x00\x00\x00\x00\x20", 12);  // a body of 512 MiB
+    for (const bool stream : {false, true}) {
+        std::uint64_t fed = 0;
+        ChildOptions opt;
+        opt.cpu_seconds = 10;
+        opt.feed = [&](int fd) {
+            static const std::string zeros(65536, '\0');
+            const std::string& chunk = fed == 0 ? header : zeros;
+            const ssize_t n = ::write(fd, chunk.data(), chunk.size());
+            if (n <= 0) return false;
+            fed += static_cast<std::uint64_t>(n);
+            return fed < (std::uint64_t{1} << 30);  // a bound for the test itself: 1 GiB
+        };
+        const ChildResult r = run_ond(stream ? std::vector<std::string>{"validate", "--stream", "-"}
+                                             : std::vector<std::string>{"validate", "-"},
+                                      opt);
+        EXPECT_EQ(r.status, 1) << stream << r.err;
+        EXPECT_EQ(r.out.rfind("<stdin>: invalid at byte 17: section.out-of-order (R8): section 0 follows section 0 (repeated)\n", 0), 0u)
+            << r.out;
+        EXPECT_LT(fed, std::uint64_t{8} << 20) << stream;  // of 512 MiB declared
+        if (!address_sanitized) {
+            EXPECT_LT(r.peak_kib, 64u * 1024) << stream;
+        }
+        EXPECT_TRUE(peak_within(r, bound_kib(0, 0))) << stream;
+    }
+}
+
+// The same through --json: the exact code, rule and offset.
+TEST(Hostile, ValidateOfAPipeReportsTheFirstFaultInJson) {
+    const std::string header("ONDC\x01\x00\x00\x00\x00\x00\x00\x20", 12);
     std::uint64_t fed = 0;
     ChildOptions opt;
     opt.cpu_seconds = 10;
@@ -349,13 +382,14 @@ TEST(Hostile, StreamValidateHoldsNoBodyWhileItArrives) {
         const ssize_t n = ::write(fd, chunk.data(), chunk.size());
         if (n <= 0) return false;
         fed += static_cast<std::uint64_t>(n);
-        return fed < (std::uint64_t{1} << 30);  // a bound for the test itself: 1 GiB
+        return fed < (std::uint64_t{1} << 30);
     };
-    const ChildResult r = run_ond({"validate", "--stream", "-"}, opt);
-    EXPECT_EQ(r.status, 1) << r.err;
-    EXPECT_EQ(r.out.rfind("<stdin>: invalid at byte 17: section.out-of-order (R8): ", 0), 0u) << r.out;
-    EXPECT_LT(fed, (std::uint64_t{512} + 16) << 20);  // the container and the pipe's buffer, no more
-    EXPECT_TRUE(peak_within(r, bound_kib(0, 0)));
+    const ChildResult r = run_ond({"validate", "--json", "-"}, opt);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find(R"("code": "section.out-of-order")"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(R"("rule": "R8")"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(R"("offset": 17)"), std::string::npos) << r.out;
+    EXPECT_LT(fed, std::uint64_t{8} << 20);
 }
 
 // ---- 5. validate-only keeps nothing per string-table entry ----------------------------

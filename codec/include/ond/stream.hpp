@@ -11,6 +11,7 @@
 
 #include "ond/error.hpp"
 #include "ond/model.hpp"
+#include "ond/reader.hpp"
 
 namespace ond {
 
@@ -19,6 +20,15 @@ using ReadFn = std::function<std::size_t(std::byte* dst, std::size_t max)>;
 
 inline constexpr std::uint64_t stream_max_body_length = std::uint64_t{1} << 30;  // 1 GiB (R26)
 inline constexpr std::size_t stream_read_step = std::size_t{1} << 20;           // 1 MiB (R26)
+
+// One container (ONDC or ONDB) arriving from `read`, checked as its bytes arrive, for a pipe:
+// header, then sections in arrival order as skip_next() reads them (an ONDB body is held as it
+// arrives and checked whole), the CRC, then the end of the input. A fault has validate()'s code
+// and offset, and the first fault met ends the reading, so memory follows the bytes that came,
+// never the declared length. The difference from validate() of the same bytes: validate() can
+// see the input's size first and reports a wrong size (container.truncated, .trailing-bytes)
+// before a fault in the sections (R28); here the end of the input is met where it is.
+Summary validate_arriving(const ReadFn& read);
 
 class StreamReader {
 public:
@@ -32,11 +42,13 @@ public:
     // The same into `reuse`, whose documents, columns and strings keep their capacity; false at a
     // clean end. On a throw `reuse` holds unspecified (valid) content.
     bool next(Container& reuse);
-    // Same, but only checks (validate-only); false at a clean end. It validates each section as
-    // its bytes arrive and holds at most the string table and one other section at a time (not
-    // the container), with the same verdict and error as next(): a fault inside the container is
-    // reported once the rest of it has arrived (read through one 1 MiB step, never held), so a
-    // stream that ends early is still stream.truncated.
+    // Same, but only checks (validate-only); false at a clean end. It checks the container in
+    // arrival order: each section frame as its 5 bytes arrive, each section once its bytes have
+    // arrived (held as they come, never more than has come: the string table and one other
+    // section at a time), the CRC last. The first fault ends the reading, with the code and
+    // offset decode() gives for it; the end of the input before any fault is stream.truncated.
+    // So where next(), which holds the whole container first, says stream.truncated for a
+    // stream cut after a fault, skip_next() reports that fault without waiting for the rest.
     bool skip_next();
     // The same, telling what the container held.
     struct Skipped {
