@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -157,13 +158,14 @@ public:
     // before it, and endless binary input (/dev/zero) is refused at once. Endless JSON-looking
     // text (spaces, an open string) stops at `limit` bytes: IoError, and never more memory.
     std::vector<std::byte> read_json(std::size_t limit) {
+        const std::size_t past_limit = limit == SIZE_MAX ? limit : limit + 1;  // --max-input may be SIZE_MAX
         std::vector<std::byte> data(static_cast<std::size_t>(std::min<std::uint64_t>(regular_file_size(), limit)) + 1);
         std::size_t used = 0;
         for (;;) {
             if (used == data.size()) {
                 if (used > limit)
                     throw IoError(name_ + " holds more than " + std::to_string(limit) + " bytes of JSON (the limit of --max-input)");
-                data.resize(std::min(used + std::max<std::size_t>(65536, used), limit + 1));
+                data.resize(std::min(used + std::max<std::size_t>(65536, used), past_limit));
             }
             const std::size_t n = read(data.data() + used, data.size() - used);
             if (n == 0) break;

@@ -138,8 +138,8 @@ TEST(Hostile, InspectShowsLongStringsCutWithTheirLength) {
     EXPECT_LT(r.out.size(), 12'000u * 300);
 }
 
-// Bidi overrides, line and paragraph separators, a byte-order mark and an isolate in a string:
-// printed raw they reorder or split the listing's lines on a terminal. They are shown escaped.
+// D25: bidi overrides, line and paragraph separators, a byte-order mark and an isolate in a
+// string: printed raw they reorder or split the listing's lines on a terminal. Shown escaped.
 TEST(Hostile, InspectEscapesBidiControlsAndLineSeparators) {
     TempDir dir;
     const ond::Container c = string_bomb("a\u202Eb\u2028c\u2029d\uFEFFe\u2066f\u200Bg", 1);
@@ -245,8 +245,8 @@ TEST(Hostile, EndlessZerosAreRefusedAtTheHeader) {
     EXPECT_TRUE(peak_within(r, bound_kib(0, 0)));
 }
 
-// JSON that never ends and never breaks a rule of JSON text: an open string, or spaces. Reading
-// stops at --max-input with exit status 2, and the memory stays near that limit.
+// D23: JSON that never ends and never breaks a rule of JSON text: an open string, or spaces.
+// Reading stops at --max-input with exit status 2, and the memory stays near that limit.
 TEST(Hostile, EncodeOfEndlessJsonStopsAtItsInputLimit) {
     const std::size_t limit = 8u << 20;
     for (const std::string& start : {std::string(R"({"format":"ONDC","crc":false,"doc":{"text":")"), std::string("[")}) {
@@ -270,8 +270,52 @@ TEST(Hostile, EncodeOfEndlessJsonStopsAtItsInputLimit) {
     }
 }
 
-// An integer that does not fit its field's type is refused with the writer's content code for
-// that field, one of the error table's, as docs/protocol.md says; not json.invalid.
+// The same without --max-input: the default limit (1 GiB) holds, so endless spaces never take
+// more than that limit and the buffer's last growth (D23). The test feeds at most 64 MiB past
+// the limit; without a limit ond would read all of it and then fail to parse (exit 1).
+TEST(Hostile, EncodeOfEndlessSpacesStopsAtTheDefaultLimit) {
+    const std::uint64_t limit = std::uint64_t{1} << 30;
+    std::uint64_t fed = 0;
+    ChildOptions opt;
+    opt.cpu_seconds = 30;
+    opt.address_space_mib = 3072;
+    opt.feed = [&](int fd) {
+        static const std::string spaces(1 << 20, ' ');
+        const ssize_t n = ::write(fd, fed == 0 ? "[" : spaces.data(), fed == 0 ? 1 : spaces.size());
+        if (n <= 0) return false;
+        fed += static_cast<std::uint64_t>(n);
+        return fed < limit + (std::uint64_t{64} << 20);
+    };
+    const ChildResult r = run_ond({"encode"}, opt);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.err, "ond: <stdin> holds more than 1073741824 bytes of JSON (the limit of --max-input)\n");
+    EXPECT_LT(fed, limit + (std::uint64_t{16} << 20));
+    EXPECT_TRUE(peak_within(r, bound_kib(limit, 2)));
+}
+
+// The largest --max-input is a limit like any other (limit + 1 wrapped to 0 and made a read of
+// SIZE_MAX bytes: "Bad address", exit 2).
+TEST(Hostile, EncodeTakesTheLargestMaxInput) {
+    TempDir dir;
+    const std::string json = ond::json::to_json(string_bomb("x", 1));
+    for (const bool piped : {false, true}) {
+        ChildOptions opt;
+        if (piped) {
+            opt.feed = [&json](int fd) {
+                EXPECT_EQ(::write(fd, json.data(), json.size()), static_cast<ssize_t>(json.size()));
+                return false;  // then end of input
+            };
+        } else {
+            opt.stdin_path = dir.write("in.json", json);
+        }
+        const ChildResult r = run_ond({"encode", "--max-input", "18446744073709551615"}, opt);
+        EXPECT_EQ(r.status, 0) << piped << r.err;
+        EXPECT_EQ(r.out, str(ond::encode(string_bomb("x", 1)))) << piped;
+    }
+}
+
+// D24: an integer that does not fit its field's type is refused with the writer's content code
+// for that field, one of the error table's, as docs/protocol.md says; not json.invalid.
 TEST(Hostile, EncodeOfOutOfRangeIntegersGivesTheWritersCode) {
     const std::string good = ond::json::to_json(string_bomb("x", 1));
     const auto with = [&](const std::string& from, const std::string& to) {
@@ -337,7 +381,7 @@ TEST(Hostile, AGoodHeaderThenEndlessBytesStopsOneBytePastTheDeclaredEnd) {
     }
 }
 
-// A container that declares 512 MiB, then zeros for ever (the test writes them as long as ond
+// Stream validation (issue 27): a container that declares 512 MiB, then zeros for ever (the test writes them as long as ond
 // reads): ond validate of a pipe, one container or a stream of them, checks each section as
 // its bytes arrive and stops at the first fault, a repeated section 0 at byte 17. Its peak
 // memory stays at its start-up size (under 64 MiB in any case) and it reads no more than a
@@ -414,6 +458,8 @@ std::string read_file(const fs::path& p) {
     return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// D26 (and links in the target): re-export refuses, listing them, when the user added files to
+// an earlier export, unless --replace-added.
 TEST(Hostile, CorpusExportNeverWritesThroughALink) {
     TempDir dir;
     const fs::path root = dir.path();
@@ -467,7 +513,7 @@ TEST(Hostile, CorpusExportNeverWritesThroughALink) {
     EXPECT_EQ(entries, 0u);
 }
 
-// A corpus folder holding a link (to a file outside, or to a folder) or a special file: the
+// D14: a corpus folder holding a link (to a file outside, or to a folder) or a special file: the
 // export refuses it before writing anything, and never writes outside its target.
 TEST(Hostile, CorpusExportRefusesLinksInTheSourceCorpus) {
     TempDir dir;
