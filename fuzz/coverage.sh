@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Line and branch coverage of codec/ reached by the fuzz harnesses: builds them with clang's
 # source-based coverage (replay driver, no sanitizers), replays each harness's seeds, the golden
-# corpus, the regressions (for the five harnesses with the structure-aware mutator also 20
-# mutants of each seed, as CTest replays them) and any extra corpus directories (e.g. a campaign's, laid out as
-# DIR/<harness>/ or DIR/corpus-<harness>/), merges the profiles and prints llvm-cov's report for
-# codec/src.
+# corpus, the regressions (for the harnesses with the structure-aware mutator also 20 mutants of
+# each seed, as CTest replays them; the differential seeds also under two OND_VARINT_LEVEL
+# values) and any extra corpus directories (e.g. a campaign's, laid out as DIR/<harness>/ or
+# DIR/corpus-<harness>/), merges the profiles and prints llvm-cov's report for codec/, then
+# coverage_figures.py's table: per file and in all, with and without the code no input reaches
+# (coverage-excluded.txt, each entry with its reason).
 #
 #   fuzz/coverage.sh [BUILD_DIR] [EXTRA_CORPUS_ROOT...]     (BUILD_DIR default build/coverage)
 #
-# Ends with one line, "codec coverage: lines L %, branches B %", and fails when lines are below
-# OND_COVERAGE_MIN_LINES (default 95) or branches below OND_COVERAGE_MIN_BRANCHES (default 90):
-# the committed seeds, golden corpus and regressions alone must reach both.
+# Fails when the figures without that code are below OND_COVERAGE_MIN_LINES (default 95) or
+# OND_COVERAGE_MIN_BRANCHES (default 90) percent: the committed seeds, golden corpus and
+# regressions alone must reach both. The profile, llvm-cov's report, the lcov export and the
+# figures stay in BUILD_DIR/coverage-profile/ (objects.txt lists the binaries, for llvm-cov show).
 set -euo pipefail
 shopt -s inherit_errexit 2>/dev/null || true
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,8 +21,10 @@ build=${1:-$root/build/coverage}
 shift || true
 llvm=${LLVM_SUFFIX:--14}
 
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug "${launcher[@]}" \
     -DCMAKE_C_COMPILER=clang"$llvm" -DCMAKE_CXX_COMPILER=clang++"$llvm" \
     -DCMAKE_CXX_FLAGS="-O1 -fprofile-instr-generate -fcoverage-mapping" \
     -DCMAKE_EXE_LINKER_FLAGS="-fprofile-instr-generate" -DOND_BUILD_TOOLS=OFF >/dev/null
