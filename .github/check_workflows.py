@@ -7,7 +7,10 @@ for), with only that action's inputs. ClusterFuzzLite: run_fuzzers modes are the
 (code-change on pull requests; batch, prune and coverage on a schedule) and all four are used;
 every run_fuzzers step follows a build_fuzzers step of the same sanitizer; sanitizers are the
 ones fuzz/oss-fuzz/project.yaml lists (plus coverage, with the coverage mode only); the language
-is .clusterfuzzlite/project.yaml's. The composite action: its steps, the inputs and step outputs
+is .clusterfuzzlite/project.yaml's. Fuzz power (fuzz/power.sh): a scheduled workflow runs the full
+table (no --ci); every call passes only options fuzz/power.py accepts, with values where they need
+one; its job has a time limit; and the --report table and --keep folder it writes are uploaded by
+a later upload-artifact step of the same job, even when the run fails. The composite action: its steps, the inputs and step outputs
 it references, and the script subcommands it calls. Exits 1 with one line per problem.
 
   .github/check_workflows.py [REPO_ROOT]
@@ -37,6 +40,7 @@ ACTIONS = {
 MODES = {"code-change": "pull_request", "batch": "schedule", "prune": "schedule", "coverage": "schedule"}
 TRIGGERS = {"push", "pull_request", "schedule", "workflow_dispatch", "release"}
 problems = []
+full_power_runs = []  # the steps that run the whole fuzz-power table on a schedule
 
 
 def problem(where, msg):
@@ -122,6 +126,7 @@ def check_workflow(path, allowed_sanitizers, language, modes_used):
         if not steps:
             problem(jw, "no steps")
         built = set()
+        check_power_steps(jw, job, triggers, full_power_runs)
         for i, step in enumerate(steps):
             sw = f"{jw} step {i + 1} ({step.get('name', step.get('uses', 'run'))})"
             if ("uses" in step) == ("run" in step):
@@ -167,6 +172,63 @@ def check_workflow(path, allowed_sanitizers, language, modes_used):
                     problem(sw, f"fuzz-seconds {secs!r} is not a positive number")
                 if "github-token" not in inputs:
                     problem(sw, "no github-token (needed to download builds and corpora)")
+
+
+def power_options():
+    """fuzz/power.py's options: name -> whether it takes a value."""
+    text = (ROOT / "fuzz" / "power.py").read_text()
+    out = {}
+    for m in re.finditer(r'add_argument\("(--[\w-]+)"([^\n]*)', text):
+        out[m.group(1)] = 'action="store_true"' not in m.group(2)
+    return out
+
+
+def check_power_steps(where, job, triggers, full_runs):
+    """The fuzz-power steps of one job (see the module's docstring)."""
+    options = power_options()
+    steps = job.get("steps") or []
+    for i, step in enumerate(steps):
+        run = step.get("run")
+        if not isinstance(run, str) or "fuzz/power.sh" not in run:
+            continue
+        sw = f"{where} step {i + 1} ({step.get('name', 'run')})"
+        for call in re.findall(r"fuzz/power\.sh([^\n]*)", run):
+            words = call.split()
+            given = {}
+            k = 0
+            while k < len(words):
+                w = words[k]
+                if w not in options:
+                    problem(sw, f"fuzz/power.sh has no option {w}")
+                    k += 1
+                    continue
+                if options[w]:
+                    if k + 1 >= len(words) or words[k + 1].startswith("--"):
+                        problem(sw, f"{w} needs a value")
+                        k += 1
+                        continue
+                    given[w] = words[k + 1]
+                    k += 2
+                else:
+                    given[w] = True
+                    k += 1
+            if "--ci" not in given and "schedule" in triggers:
+                full_runs.append(sw)
+            if not job.get("timeout-minutes"):
+                problem(sw, "a fuzz-power job needs timeout-minutes")
+            for opt in ("--report", "--keep"):
+                if opt not in given:
+                    problem(sw, f"runs fuzz power without {opt}: its table and findings would be lost")
+                    continue
+                uploaded = False
+                for later in steps[i + 1:]:
+                    if later.get("uses") != "actions/upload-artifact@v4":
+                        continue
+                    paths = str((later.get("with") or {}).get("path", "")).split()
+                    if given[opt] in paths and str(later.get("if", "")).strip() == "always()":
+                        uploaded = True
+                if not uploaded:
+                    problem(sw, f"{opt} {given[opt]} is not uploaded by a later actions/upload-artifact step with if: always()")
 
 
 def check_action(where, given=None):
@@ -255,13 +317,15 @@ def main():
     for mode in MODES:
         if mode not in modes_used:
             problem(".github/workflows", f"no ClusterFuzzLite {mode} job")
+    if not full_power_runs:
+        problem(".github/workflows", "no scheduled workflow runs the full fuzz-power table (fuzz/power.sh without --ci)")
     for p in problems:
         print(p)
     if problems:
         print(f"workflows: {len(problems)} problem(s)")
         return 1
     print(f"workflows: ok ({len(files)} workflow files, action.yml, .clusterfuzzlite; "
-          f"ClusterFuzzLite modes {', '.join(sorted(modes_used))})")
+          f"ClusterFuzzLite modes {', '.join(sorted(modes_used))}; full fuzz power in {', '.join(full_power_runs)})")
     return 0
 
 

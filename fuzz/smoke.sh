@@ -59,7 +59,7 @@ run_one() {
 }
 
 names=(varint string string_table text tokens entities categories span_groups records header
-       container stream doc_bin differential roundtrip writer)
+       container stream doc_bin differential roundtrip writer api)
 [ -n "${OND_SMOKE_HARNESSES:-}" ] && read -r -a names <<< "$OND_SMOKE_HARNESSES"
 status=0
 pids=()

@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
         contents.emplace_back("bin-" + std::to_string(docs), std::move(k));
     }
 
-    const char* whole[] = {"container", "differential", "roundtrip", "doc_bin", "stream"};
+    const char* whole[] = {"container", "differential", "roundtrip", "doc_bin", "stream", "api"};
     Buf stream;
     for (auto& [name, c] : contents) {
         const Buf b = to_buf(encode(c));
