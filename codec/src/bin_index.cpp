@@ -1,6 +1,7 @@
 // BinIndex: an ONDB's records indexed in one pass, decoded by range (R11, R27).
 #include "ond/bin_index.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -38,8 +39,15 @@ void BinIndex::build(Bytes input) {
     s_->crc = h.crc;
     detail::Cursor body = c.sub(h.body_length);
     detail::BinRecords bin = detail::decode_ondb_prologue<detail::DecodeMode>(body, s_->table, &s_->strings, nullptr);
-    // One span per record whose frame was read: the declared count allocates nothing.
+    // One span per record whose frame was read: the declared count allocates nothing. Each
+    // record's place depends on the length before it, so the walk would wait on memory at every
+    // record: the bytes a few KiB ahead are prefetched (records are contiguous).
+    constexpr std::uint64_t ahead = 8192, line = 64;
+    std::uint64_t fetched = bin.records.offset();
+    const std::uint64_t end = bin.records.end_offset();
     for (std::uint32_t i = 0; i < bin.count; ++i) {
+        for (const std::uint64_t until = std::min(bin.records.offset() + ahead, end); fetched < until; fetched += line)
+            __builtin_prefetch(input.data() + fetched);
         const detail::RecordFrame f = detail::skip_record(bin.records, i);
         s_->records.push_back(RecordSpan{f.offset, f.length});
     }
