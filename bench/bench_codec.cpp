@@ -3,6 +3,7 @@
 #include <cstring>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "bench_common.hpp"
 #include "ond/ond.hpp"
@@ -45,6 +46,23 @@ std::uint64_t doc_bin_read_all(const Workload& w) {
     return tokens;
 }
 
+// Every record of a bin decoded on parts.size() threads: one BinIndex, each thread a contiguous
+// range of it into a Container of its own (examples/parallel_pos.cpp's pattern; this thread
+// takes the first range). Returns the tokens decoded.
+std::uint64_t parallel_decode(Bytes b, std::vector<Container>& parts) {
+    const BinIndex index(b);
+    const std::size_t n = parts.size(), records = index.size();
+    {
+        std::vector<std::jthread> threads;
+        for (std::size_t t = 1; t < n; ++t)
+            threads.emplace_back([&, t] { index.decode_into(records * t / n, records * (t + 1) / n, parts[t]); });
+        index.decode_into(0, records / n, parts[0]);
+    }
+    std::uint64_t tokens = 0;
+    for (const Container& c : parts) tokens += c.docs.token_columns().size();
+    return tokens;
+}
+
 void expect(bool ok, const std::string& what) {
     if (!ok) throw std::runtime_error(join({"codec self-check failed: ", what}));
 }
@@ -58,7 +76,15 @@ void self_check(const Workload& w) {
     expect(encode(c) == w.bytes, join({w.name, ": encode(decode(bytes)) == bytes"}));
     expect(stream_decode_all(w) == w.tokens, join({w.name, ": StreamReader token count"}));
     expect(stream_validate_all(w) == w.stream_docs, join({w.name, ": StreamReader::skip_next count"}));
-    if (w.content.format == Format::ondb) expect(doc_bin_read_all(w) == w.tokens, join({w.name, ": DocBinReader token count"}));
+    if (w.content.format == Format::ondb) {
+        expect(doc_bin_read_all(w) == w.tokens, join({w.name, ": DocBinReader token count"}));
+        std::vector<Container> parts(2);
+        expect(parallel_decode(bytes_of(w.bytes), parts) == w.tokens, join({w.name, ": parallel decode token count"}));
+        Container merged = parts[0];
+        merge(merged, parts[1]);
+        merged.crc = w.content.crc;
+        expect(same_content(merged, w.content), join({w.name, ": parallel decode, merged in order == content"}));
+    }
 }
 
 }  // namespace
@@ -124,6 +150,16 @@ void register_codec(const WorkloadPtr& wp) {
             for (auto _ : st) benchmark::DoNotOptimize(doc_bin_read_all(*wp));
             report(st, in, tokens, peak);
         });
+        // 1 and 2 threads, wall time: report.py's target is the ratio of the two.
+        for (std::size_t threads : {1, 2}) {
+            const std::string name = join({"ours/parallel_decode", sfx, "/threads:", std::to_string(threads)});
+            benchmark::RegisterBenchmark(name.c_str(), [wp, in, tokens, threads](benchmark::State& st) {
+                std::vector<Container> parts(threads);
+                (void)parallel_decode(bytes_of(wp->bytes), parts);  // warm: the columns reach their size once
+                for (auto _ : st) benchmark::DoNotOptimize(parallel_decode(bytes_of(wp->bytes), parts));
+                report(st, in, tokens, 0);
+            })->UseRealTime();
+        }
     }
 }
 

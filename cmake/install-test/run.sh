@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Usage: run.sh BUILD_DIR CXX "CXXFLAGS" "LDFLAGS"
-# Installs BUILD_DIR into a fresh prefix, then configures, builds and runs the consumer against it.
+# Installs BUILD_DIR into a fresh prefix, then configures, builds and runs examples/ (with its
+# tests) and the consumer against it.
 set -euo pipefail
 build=$1 cxx=$2 cxxflags=${3:-} ldflags=${4:-}
 work=$(mktemp -d)
@@ -26,6 +27,14 @@ if grep -nE '#include.*(inspect|listing)\.hpp' "$inc/ond.hpp"; then
   echo "ond/ond.hpp includes the tooling headers" >&2
   exit 1
 fi
+# examples/ as a consumer project of the installed package: its programs built against the
+# prefix, and its tests (each program's exact output on corpus files) run.
+examples="$(cd "$(dirname "$0")/../../examples" && pwd)"
+cmake -S "$examples" -B "$work/examples" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS="$cxxflags" -DCMAKE_EXE_LINKER_FLAGS="$ldflags" >/dev/null
+cmake --build "$work/examples" >/dev/null
+ctest --test-dir "$work/examples" --output-on-failure >"$work/examples.log" 2>&1 || { cat "$work/examples.log" >&2; exit 1; }
+grep -q "100% tests passed" "$work/examples.log" || { cat "$work/examples.log" >&2; exit 1; }
 cmake -S "$(dirname "$0")" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
   -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS="$cxxflags" -DCMAKE_EXE_LINKER_FLAGS="$ldflags" >/dev/null
 cmake --build "$work/build" >/dev/null

@@ -21,7 +21,22 @@ std::string item_path(const char* list, std::size_t i) { return std::string(list
 
 bool in_unit_range(float v) { return !std::isnan(v) && v >= 0.0f && v <= 1.0f; }
 
+bool ascii_word_char(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
 }  // namespace
+
+template <class F>
+void DocBuilder::run(F&& work) {
+    if (error_) return;  // a no_throw builder stopped at its first error
+    if (!no_throw_) return work();
+    try {
+        work();
+    } catch (Error& e) {
+        error_ = std::move(e);
+    }
+}
 
 // ---- tokens --------------------------------------------------------------------------------
 
@@ -48,57 +63,89 @@ DocList& DocBuilder::last() {
     return c_->docs;
 }
 
+// A TokenBuilder of a no_throw builder that has failed does nothing: each setter runs through run().
 TokenBuilder& TokenBuilder::attr(TokenColumn c, std::string_view value) {
-    const StringId id = b_->intern(value);
-    detail::build(b_->last()).token_rows().attrs[static_cast<std::size_t>(c)][i_] = id;
+    b_->run([&] {
+        const StringId id = b_->intern(value);
+        detail::build(b_->last()).token_rows().attrs[static_cast<std::size_t>(c)][i_] = id;
+    });
     return *this;
 }
 
 TokenBuilder& TokenBuilder::head(std::size_t index) {
-    if (index > 0x7FFFFFFF)
-        refuse(Errc::content_head_out_of_range, b_->path("tokens", i_) + ".head", "a head must be a token index");
-    detail::build(b_->last()).token_rows().head[i_] = static_cast<std::int32_t>(index);
+    b_->run([&] {
+        if (index > 0x7FFFFFFF)
+            refuse(Errc::content_head_out_of_range, b_->path("tokens", i_) + ".head", "a head must be a token index");
+        detail::build(b_->last()).token_rows().head[i_] = static_cast<std::int32_t>(index);
+    });
     return *this;
 }
 
 TokenBuilder& TokenBuilder::sent(Sentence s) {
-    detail::build(b_->last()).token_rows().sent[i_] = s;
+    b_->run([&] { detail::build(b_->last()).token_rows().sent[i_] = s; });
     return *this;
 }
 
 TokenBuilder& TokenBuilder::conf(float c) {
-    if (!in_unit_range(c))
-        refuse(Errc::content_confidence_out_of_range, b_->path("tokens", i_) + ".conf", "a confidence must be in [0, 1]");
-    detail::build(b_->last()).token_rows().conf[i_] = c;
+    b_->run([&] {
+        if (!in_unit_range(c))
+            refuse(Errc::content_confidence_out_of_range, b_->path("tokens", i_) + ".conf", "a confidence must be in [0, 1]");
+        detail::build(b_->last()).token_rows().conf[i_] = c;
+    });
     return *this;
 }
 
 DocBuilder::DocBuilder(Container& c, std::string_view text)
     : c_(&c), doc_index_(c.docs.size()), removals_(c.docs.removals()) {
+    open(text);
+}
+
+DocBuilder::DocBuilder(Container& c, std::string_view text, NoThrow)
+    : c_(&c), doc_index_(c.docs.size()), removals_(c.docs.removals()), no_throw_(true) {
+    run([&] { open(text); });
+}
+
+void DocBuilder::open(std::string_view text) {
     // Checked before the document is added: a refused text leaves the container as it was.
     const auto units = unicode::wtf8_utf16_length(text);
     if (!units) refuse(Errc::content_invalid_string, "text", "the text is not valid WTF-8");
     if (*units > 0xFFFFFFFFull) refuse(Errc::content_too_large, "text", "the text is longer than 2^32 - 1 UTF-16 code units");
-    detail::DocListBuild docs(c.docs);
+    detail::DocListBuild docs(c_->docs);
     docs.open_doc();
     docs.text_buffer().append(text);
     docs.close_text(static_cast<std::uint32_t>(*units));
 }
 
 TokenBuilder DocBuilder::token(std::string_view word) {
+    std::size_t i = 0;
+    run([&] { i = add_token(find_word(word), word.size()); });
+    return TokenBuilder(*this, i);
+}
+
+// The next occurrence of `word` after the previous token that starts a whole token.
+std::size_t DocBuilder::find_word(std::string_view word) {
     const std::size_t i = last().back().tokens.size();
     if (word.empty()) refuse(Errc::content_token_empty, path("tokens", i), "a token's word is empty");
     const std::string_view text = last().back().text;
-    const std::size_t at = text.find(word, byte_end_);
+    const bool starts_word = ascii_word_char(word.front());
+    std::size_t at = text.find(word, byte_end_);
+    while (at != std::string_view::npos && starts_word && at > byte_end_ && ascii_word_char(text[at - 1]))
+        at = text.find(word, at + 1);  // inside a word: "a" in "played"
     if (at == std::string_view::npos) {
         std::string why = "\"";  // built by appends: g++ 12 at -O3 warns falsely on `"\"" + std::string(word)`
-        why.append(word).append("\" does not occur in the text after byte ").append(std::to_string(byte_end_));
+        why.append(word).append("\" does not occur as a whole token in the text after byte ").append(std::to_string(byte_end_));
         refuse(Errc::content_token_out_of_text, path("tokens", i), why);
     }
-    return token_at(at, word.size());
+    return at;
 }
 
 TokenBuilder DocBuilder::token_at(std::size_t byte_start, std::size_t byte_length) {
+    std::size_t i = 0;
+    run([&] { i = add_token(byte_start, byte_length); });
+    return TokenBuilder(*this, i);
+}
+
+std::size_t DocBuilder::add_token(std::size_t byte_start, std::size_t byte_length) {
     const DocSlice d = last().back();
     const std::size_t i = d.tokens.size();
     const std::string_view text = d.text;
@@ -126,7 +173,7 @@ TokenBuilder DocBuilder::token_at(std::size_t byte_start, std::size_t byte_lengt
     t.conf[i] = 1.0f;
     byte_end_ = byte_start + byte_length;
     unit_end_ = start + *units;
-    return TokenBuilder(*this, i);
+    return i;
 }
 
 TokenBuilder DocBuilder::at(std::size_t i) {
@@ -137,23 +184,25 @@ TokenBuilder DocBuilder::at(std::size_t i) {
 // ---- entities, categories, span groups ------------------------------------------------------
 
 DocBuilder& DocBuilder::entity(std::size_t first, std::size_t n, std::string_view label, float conf) {
-    const DocSlice d = last().back();
-    const std::string field = path("ents", d.ents.size());
-    if (n == 0) refuse(Errc::content_entity_empty, field, "an entity has length 0");
-    if (first > d.tokens.size() || n > d.tokens.size() - first)
-        refuse(Errc::content_entity_out_of_range, field, "ends past the last token added");
-    if (!d.ents.empty() && first < std::size_t{d.ents.back().start} + d.ents.back().length)
-        refuse(Errc::content_entity_order, field, "overlaps or precedes the previous entity");
-    if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
-    if (!in_unit_range(conf)) refuse(Errc::content_confidence_out_of_range, field + ".conf", "a confidence must be in [0, 1]");
-    const Entity e{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), intern(label), conf};
-    detail::build(last()).add_entity(e);
-    detail::build(last()).set_has_ents(true);
+    run([&] {
+        const DocSlice d = last().back();
+        const std::string field = path("ents", d.ents.size());
+        if (n == 0) refuse(Errc::content_entity_empty, field, "an entity has length 0");
+        if (first > d.tokens.size() || n > d.tokens.size() - first)
+            refuse(Errc::content_entity_out_of_range, field, "ends past the last token added");
+        if (!d.ents.empty() && first < std::size_t{d.ents.back().start} + d.ents.back().length)
+            refuse(Errc::content_entity_order, field, "overlaps or precedes the previous entity");
+        if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
+        if (!in_unit_range(conf)) refuse(Errc::content_confidence_out_of_range, field + ".conf", "a confidence must be in [0, 1]");
+        const Entity e{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), intern(label), conf};
+        detail::build(last()).add_entity(e);
+        detail::build(last()).set_has_ents(true);
+    });
     return *this;
 }
 
 DocBuilder& DocBuilder::entities_annotated() {
-    detail::build(last()).set_has_ents(true);
+    run([&] { detail::build(last()).set_has_ents(true); });
     return *this;
 }
 
@@ -163,23 +212,27 @@ void DocBuilder::no_extras_in_bin(const char* what) {
 }
 
 DocBuilder& DocBuilder::category(std::string_view label, float score) {
-    no_extras_in_bin("categories");
-    const DocSlice d = last().back();
-    const std::string field = path("cats", d.cats.size());
-    if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
-    for (const Category& c : d.cats)
-        if (c_->strings.view(c.label) == label)
-            refuse(Errc::content_duplicate_category, field + ".label", "the category \"" + std::string(label) + "\" is there already");
-    if (!in_unit_range(score)) refuse(Errc::content_score_out_of_range, field + ".score", "a category score must be in [0, 1]");
-    const Category cat{intern(label), score};
-    detail::build(last()).add_category(cat);
-    detail::build(last()).set_has_cats(true);
+    run([&] {
+        no_extras_in_bin("categories");
+        const DocSlice d = last().back();
+        const std::string field = path("cats", d.cats.size());
+        if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
+        for (const Category& c : d.cats)
+            if (c_->strings.view(c.label) == label)
+                refuse(Errc::content_duplicate_category, field + ".label", "the category \"" + std::string(label) + "\" is there already");
+        if (!in_unit_range(score)) refuse(Errc::content_score_out_of_range, field + ".score", "a category score must be in [0, 1]");
+        const Category cat{intern(label), score};
+        detail::build(last()).add_category(cat);
+        detail::build(last()).set_has_cats(true);
+    });
     return *this;
 }
 
 DocBuilder& DocBuilder::categories_annotated() {
-    no_extras_in_bin("categories");
-    detail::build(last()).set_has_cats(true);
+    run([&] {
+        no_extras_in_bin("categories");
+        detail::build(last()).set_has_cats(true);
+    });
     return *this;
 }
 
@@ -195,22 +248,24 @@ std::size_t DocBuilder::group_index(std::string_view name) {
 }
 
 DocBuilder& DocBuilder::span_group(std::string_view name) {
-    (void)group_index(name);
+    run([&] { (void)group_index(name); });
     return *this;
 }
 
 DocBuilder& DocBuilder::span(std::string_view group, std::size_t first, std::size_t n, std::string_view label, float conf) {
-    const std::size_t g = group_index(group);
-    const DocSlice d = last().back();
-    const std::span<const Span> spans = d.spans[g].spans;
-    const std::string field = path("spans", g) + item_path(".spans", spans.size());
-    if (n == 0) refuse(Errc::content_span_empty, field, "a span has length 0");
-    if (first > d.tokens.size() || n > d.tokens.size() - first)
-        refuse(Errc::content_span_out_of_range, field, "ends past the last token added");
-    if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
-    if (!in_unit_range(conf)) refuse(Errc::content_confidence_out_of_range, field + ".conf", "a confidence must be in [0, 1]");
-    const Span s{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), intern(label), conf};
-    detail::build(last()).add_span(g, s);
+    run([&] {
+        const std::size_t g = group_index(group);
+        const DocSlice d = last().back();
+        const std::span<const Span> spans = d.spans[g].spans;
+        const std::string field = path("spans", g) + item_path(".spans", spans.size());
+        if (n == 0) refuse(Errc::content_span_empty, field, "a span has length 0");
+        if (first > d.tokens.size() || n > d.tokens.size() - first)
+            refuse(Errc::content_span_out_of_range, field, "ends past the last token added");
+        if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
+        if (!in_unit_range(conf)) refuse(Errc::content_confidence_out_of_range, field + ".conf", "a confidence must be in [0, 1]");
+        const Span s{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), intern(label), conf};
+        detail::build(last()).add_span(g, s);
+    });
     return *this;
 }
 

@@ -56,9 +56,28 @@ std::uint32_t DocBinReader::count() const noexcept { return s_->count; }
 const RecordView& DocBinReader::doc() const& noexcept { return s_->view; }
 
 DocBinReader::iterator DocBinReader::begin() {
-    // Idempotent: only a reader nothing was read from yet reads its first record here.
-    const bool started = s_->next > 0 || s_->done || s_->error;
-    return iterator(this, started ? s_->has_current : next());
+    // Idempotent: a record already read is where the range starts; only otherwise is one read.
+    if (s_->has_current || s_->done || s_->error) return iterator(this, s_->has_current);
+    return iterator(this, next());
+}
+
+std::size_t DocBinReader::skip(std::size_t n) {
+    s_->has_current = false;
+    if (s_->error) std::rethrow_exception(s_->error);
+    std::size_t skipped = 0;
+    try {
+        for (; skipped < n && s_->next < s_->count; ++skipped) {
+            detail::skip_record(s_->records, s_->next);
+            ++s_->next;
+        }
+    } catch (const Error&) {
+        s_->current.clear();
+        s_->error = std::current_exception();
+        throw;
+    }
+    s_->current.clear();
+    if (skipped < n && !s_->done) next();  // past the last record: the end checks
+    return skipped;
 }
 
 bool DocBinReader::next(Doc& doc) {

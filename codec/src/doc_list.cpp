@@ -28,7 +28,6 @@ std::optional<std::string_view> DocSlice::token_text(std::size_t i) const {
 Doc DocSlice::to_doc() const {
     Doc d;
     d.text.assign(text);
-    d.text_utf16_length = text_utf16_length;
     Tokens& t = d.tokens;
     t.start.assign(tokens.start.begin(), tokens.start.end());
     t.length.assign(tokens.length.begin(), tokens.length.end());
@@ -159,9 +158,8 @@ void DocList::push_back(const Doc& d) {
     const std::size_t n = t.size();
     open_doc();
     text_.append(d.text);
-    // The length is taken from the text, so a stale text_utf16_length cannot disagree with it
-    // (0 for text that is not WTF-8, which the writer refuses).
-    close_text(static_cast<std::uint32_t>(std::min<std::uint64_t>(unicode::wtf8_utf16_length(d.text).value_or(0), 0xFFFFFFFFu)));
+    // The length is counted from the text (0 for text that is not WTF-8, which the writer refuses).
+    close_text(d.text_utf16_length());
     TokenRows r = resize_tokens(n);
     std::copy_n(t.start.begin(), n, r.start);
     std::copy_n(t.length.begin(), n, r.length);
@@ -169,9 +167,9 @@ void DocList::push_back(const Doc& d) {
     std::copy_n(t.head.begin(), n, r.head);
     std::copy_n(t.sent.begin(), n, r.sent);
     std::copy_n(t.conf.begin(), n, r.conf);
-    set_has_ents(d.has_ents);
+    set_has_ents(d.has_ents || !d.ents.empty());  // one fact: entities mean the annotation is there
     for (const Entity& x : d.ents) add_entity(x);
-    set_has_cats(d.has_cats);
+    set_has_cats(d.has_cats || !d.cats.empty());
     for (const Category& x : d.cats) add_category(x);
     for (const SpanGroup& g : d.spans) {
         add_span_group(g.name);

@@ -51,7 +51,7 @@ Doc numbered(std::uint32_t k, bool extras) {
 void expect_same(const DocSlice& s, const Doc& d, const std::string& what) {
     SCOPED_TRACE(what);
     EXPECT_EQ(s.text, d.text);
-    EXPECT_EQ(s.text_utf16_length, d.text_utf16_length);
+    EXPECT_EQ(s.text_utf16_length, d.text_utf16_length());
     ASSERT_EQ(s.tokens.size(), d.tokens.size());
     EXPECT_TRUE(std::ranges::equal(s.tokens.start, d.tokens.start));
     EXPECT_TRUE(std::ranges::equal(s.tokens.length, d.tokens.length));

@@ -62,7 +62,9 @@ StringId StringStore::intern(std::string_view wtf8) {
 
 void Tokens::resize(std::size_t n) {
     conf.resize(n, 1.0f);  // first: a new token's confidence is 1.0, not the 0 the others get
+    std::size_t had = head.size();
     detail::for_each_token_column(*this, [n](auto& column) { column.resize(n); });
+    for (; had < n; ++had) head[had] = static_cast<std::int32_t>(had);  // a new token is a root, as DocBuilder makes it
 }
 
 void Tokens::reserve(std::size_t n) {
@@ -76,7 +78,11 @@ void Doc::set_text(std::string_view wtf8) {
     if (!len) throw Error(Errc::content_invalid_string, no_offset, "the text is not valid WTF-8", "text");
     if (*len > 0xFFFFFFFFull) throw Error(Errc::content_too_large, no_offset, "the text is longer than 2^32 - 1 UTF-16 code units", "text");
     text.assign(wtf8);
-    text_utf16_length = static_cast<std::uint32_t>(*len);
+}
+
+std::uint32_t Doc::text_utf16_length() const noexcept {
+    // Saturated at the largest length a document may have (the writer refuses a longer text).
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(unicode::wtf8_utf16_length(text).value_or(0), 0xFFFFFFFFu));
 }
 
 // ---- adding documents of other containers -----------------------------------------------------

@@ -77,9 +77,9 @@ TEST(StringStore, ClearAndEquality) {
 TEST(Doc, SetTextMeasuresUtf16) {
     Doc d;
     d.set_text("a\xF0\x9F\x98\x80\xC3\xA9");
-    EXPECT_EQ(d.text_utf16_length, 4u);
+    EXPECT_EQ(d.text_utf16_length(), 4u);
     d.set_text("\xED\xA0\x80");
-    EXPECT_EQ(d.text_utf16_length, 1u);
+    EXPECT_EQ(d.text_utf16_length(), 1u);
     EXPECT_EQ(d.text, "\xED\xA0\x80");
 }
 
@@ -95,7 +95,7 @@ TEST(Doc, SetTextRefusesInvalidWtf8) {
         EXPECT_EQ(e.offset(), no_offset);
     }
     EXPECT_EQ(d.text, "ok");  // unchanged
-    EXPECT_EQ(d.text_utf16_length, 2u);
+    EXPECT_EQ(d.text_utf16_length(), 2u);
 }
 
 TEST(Tokens, ResizeFillsConfidenceWithOne) {

@@ -305,9 +305,9 @@ void check_records_end(const Cursor& records) {
              detail::count_of(records.remaining(), "byte", "bytes") + " of section 5 follow the last record");
 }
 
-template <class M>
-std::uint32_t decode_record(Cursor& sec, std::uint32_t index, const TableView& table, DocList* out, Tracer* tr) {
-    const std::uint64_t rec_offset = sec.offset();
+namespace {
+// A record's u32 length, checked against what section 5 has left.
+std::uint32_t read_record_length(Cursor& sec, std::uint32_t index, std::uint64_t rec_offset) {
     std::uint32_t length = sec.u32();
     if (OND_CHECK(Errc::bin_record_length_out_of_range, length > sec.remaining()))
         fail(Errc::bin_record_length_out_of_range, rec_offset,
@@ -315,6 +315,21 @@ std::uint32_t decode_record(Cursor& sec, std::uint32_t index, const TableView& t
                  std::to_string(sec.remaining()) + " left");
     if (OND_CHECK_OFF(Errc::bin_record_length_out_of_range) && length > sec.remaining())
         length = static_cast<std::uint32_t>(sec.remaining());  // tests only: the record ends with its section
+    return length;
+}
+}  // namespace
+
+RecordFrame skip_record(Cursor& sec, std::uint32_t index) {
+    const std::uint64_t rec_offset = sec.offset();
+    const std::uint32_t length = read_record_length(sec, index, rec_offset);
+    sec.skip(length);
+    return RecordFrame{rec_offset, length};
+}
+
+template <class M>
+std::uint32_t decode_record(Cursor& sec, std::uint32_t index, const TableView& table, DocList* out, Tracer* tr) {
+    const std::uint64_t rec_offset = sec.offset();
+    const std::uint32_t length = read_record_length(sec, index, rec_offset);
     if constexpr (M::trace)
         tr->enter(rec_offset, 4ull + length, "record " + std::to_string(index), detail::count_of(length, "byte", "bytes"));
     Cursor body = sec.sub(length);

@@ -65,6 +65,98 @@ Result<bool> try_skip_next(StreamReader& reader) {
     return capture([&] { return reader.skip_next(); });
 }
 
+Result<std::size_t> try_skip(DocBinReader& reader, std::size_t n) {
+    return capture([&] { return reader.skip(n); });
+}
+
+Result<BinIndex> try_index(Bytes input) {
+    return capture([&] { return BinIndex(input); });
+}
+
+Result<BinIndex> try_index(std::vector<std::byte>&& bytes) {
+    return capture([&] { return BinIndex(std::move(bytes)); });
+}
+
+Result<Container> try_decode(const BinIndex& index, std::size_t first, std::size_t last) {
+    return capture([&] { return index.decode(first, last); });
+}
+
+Status try_decode_into(const BinIndex& index, std::size_t first, std::size_t last, Container& out) {
+    return capture_status([&] { index.decode_into(first, last, out); });
+}
+
+Result<bool> try_skip_next(StreamReader& reader, StreamReader::Skipped& checked) {
+    return capture([&] { return reader.skip_next(checked); });
+}
+
+Status try_encode_append(const Container& c, std::vector<std::byte>& out) {
+    return capture_status([&] { encode_append(c, out); });
+}
+
+Status try_check_writable(const Container& c) {
+    return capture_status([&] { check_writable(c); });
+}
+
+Status try_set_text(Doc& doc, std::string_view wtf8) {
+    return capture_status([&] { doc.set_text(wtf8); });
+}
+
+Status try_append(Container& c, const Doc& doc, const StringStore& from) {
+    return capture_status([&] { c.append(doc, from); });
+}
+
+Status try_replace(DocList& docs, std::size_t i, const Doc& doc) {
+    return capture_status([&] { docs.replace(i, doc); });
+}
+
+Status try_set_attr(DocList& docs, std::size_t doc, std::size_t token, TokenColumn c, StringId id) {
+    return capture_status([&] { docs.set_attr(doc, token, c, id); });
+}
+
+Status try_set_attr(Container& c, std::size_t doc, std::size_t token, TokenColumn column, std::string_view value) {
+    return capture_status([&] { c.set_attr(doc, token, column, value); });
+}
+
+Status try_set_head(DocList& docs, std::size_t doc, std::size_t token, std::size_t head) {
+    return capture_status([&] { docs.set_head(doc, token, head); });
+}
+
+Status try_set_sent(DocList& docs, std::size_t doc, std::size_t token, Sentence s) {
+    return capture_status([&] { docs.set_sent(doc, token, s); });
+}
+
+Status try_set_conf(DocList& docs, std::size_t doc, std::size_t token, float conf) {
+    return capture_status([&] { docs.set_conf(doc, token, conf); });
+}
+
+Status try_set_entity_label(DocList& docs, std::size_t doc, std::size_t ent, StringId label) {
+    return capture_status([&] { docs.set_entity_label(doc, ent, label); });
+}
+
+Status try_set_entity_conf(DocList& docs, std::size_t doc, std::size_t ent, float conf) {
+    return capture_status([&] { docs.set_entity_conf(doc, ent, conf); });
+}
+
+Status try_set_category_score(DocList& docs, std::size_t doc, std::size_t cat, float score) {
+    return capture_status([&] { docs.set_category_score(doc, cat, score); });
+}
+
+Status try_set_span_label(DocList& docs, std::size_t doc, std::size_t group, std::size_t span, StringId label) {
+    return capture_status([&] { docs.set_span_label(doc, group, span, label); });
+}
+
+Status try_merge(Container& into, const Container& from) {
+    return capture_status([&] { merge(into, from); });
+}
+
+Result<Container> try_pack(std::span<const Container> parts, Format format) {
+    return capture([&] { return pack(parts, format); });
+}
+
+Result<std::vector<Container>> try_split(const Container& from, std::size_t docs_per_part, Format format) {
+    return capture([&] { return split(from, docs_per_part, format); });
+}
+
 Status try_push_back(Container& c, const Doc& doc) {
     return capture_status([&] { c.docs.push_back(doc); });
 }
@@ -104,6 +196,25 @@ std::vector<std::byte> load_file(const std::filesystem::path& path, std::error_c
         }
     }
     return out;
+}
+
+void save_file(const std::filesystem::path& path, Bytes bytes, std::error_code& ec) {
+    ec.clear();
+    errno = 0;
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) {
+        ec = std::error_code(errno != 0 ? errno : static_cast<int>(std::errc::io_error), std::generic_category());
+        return;
+    }
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) ec = std::make_error_code(std::errc::io_error);
+}
+
+void save_file(const std::filesystem::path& path, Bytes bytes) {
+    std::error_code ec;
+    save_file(path, bytes, ec);
+    if (ec) throw std::filesystem::filesystem_error("ond::save_file", path, ec);
 }
 
 std::vector<std::byte> load_file(const std::filesystem::path& path) {

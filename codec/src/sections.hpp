@@ -171,6 +171,13 @@ template <class M>
 BinRecords decode_ondb_prologue(Cursor& body, TableView& table, StringStore* strings, Tracer* tr);
 // After the last record: the records must fill section 5 exactly (bin.trailing-bytes).
 void check_records_end(const Cursor& records);
+// One record's frame, its content unread: the u32 length checked as decode_record checks it
+// (the same error), then the body skipped. For DocBinReader::skip and the BinIndex.
+struct RecordFrame {
+    std::uint64_t offset;  // absolute offset of the record's u32 length
+    std::uint32_t length;  // of the body after it
+};
+RecordFrame skip_record(Cursor& sec, std::uint32_t index);
 // One record: u32 length + body. Returns the token count.
 template <class M>
 std::uint32_t decode_record(Cursor& sec, std::uint32_t index, const TableView& table, DocList* out, Tracer* tr);

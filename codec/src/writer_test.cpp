@@ -504,12 +504,36 @@ TEST(WriterRefuses, InconsistentModel) {
         }
         EXPECT_TRUE(same_content(cols, hello())) << way;
     }
+}
+
+TEST(DocList, EntitiesAndCategoriesAreTheirAnnotationsPresence) {
+    // has_ents and ents are one fact: a Doc with entities is annotated whatever has_ents says
+    // (before, the container kept has_ents false with the entities and encode refused it).
     Container ents = hello();
-    ents.docs.edit(0, [&](Doc& d) { d.ents.push_back({0, 1, ents.strings.intern("X"), 1.0f}); });
-    EXPECT_TRUE(Refuses(ents, "content.inconsistent", "doc.ents"));
+    ents.docs.edit(0, [&](Doc& d) {
+        d.ents.push_back({0, 1, ents.strings.intern("X"), 1.0f});
+        d.has_ents = false;
+    });
+    EXPECT_TRUE(ents.docs[0].has_ents);
+    Container back = decode(encode(ents));
+    ASSERT_EQ(back.docs[0].ents.size(), 1u);
+    EXPECT_EQ(back.strings.view(back.docs[0].ents[0].label), "X");
     Container cats = hello();
-    cats.docs.edit(0, [&](Doc& d) { d.cats.push_back({cats.strings.intern("X"), 1.0f}); });
-    EXPECT_TRUE(Refuses(cats, "content.inconsistent", "doc.cats"));
+    cats.docs.edit(0, [&](Doc& d) {
+        d.cats.push_back({cats.strings.intern("X"), 1.0f});
+        d.has_cats = false;
+    });
+    EXPECT_TRUE(cats.docs[0].has_cats);
+    const Container cats_back = decode(encode(cats));
+    EXPECT_EQ(cats_back.docs[0].cats.size(), 1u);
+    // Present with none: has_ents alone, kept.
+    Container none = hello();
+    none.docs.edit(0, [&](Doc& d) {
+        d.ents.clear();
+        d.has_ents = true;
+    });
+    const Container none_back = decode(encode(none));
+    EXPECT_TRUE(none_back.docs[0].has_ents);
 }
 
 TEST(WriterRefuses, R17_TooManyTokens) {

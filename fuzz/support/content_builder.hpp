@@ -154,11 +154,11 @@ private:
         if (rare()) {
             text += static_cast<char>(pick(0x80, 0xFF));  // ill-formed: the writer must refuse
             d.text = text;
-            d.text_utf16_length = static_cast<std::uint32_t>(text.size());
         } else {
             d.set_text(text);
         }
-        const std::uint32_t len = d.text_utf16_length;
+        // Ill-formed text has no UTF-16 length: its byte count stands in for the tokens' offsets.
+        const std::uint32_t len = d.text_utf16_length() ? d.text_utf16_length() : static_cast<std::uint32_t>(text.size());
         Tokens& t = d.tokens;
         const int n = pick(0, 12);
         std::uint32_t pos = 0;

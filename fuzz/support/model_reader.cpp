@@ -452,8 +452,7 @@ ModelDoc read_record(Reader& rec, const Table& t) {
 
 Doc to_doc(const ModelDoc& m) {
     Doc d;
-    d.text = m.text;
-    d.text_utf16_length = static_cast<std::uint32_t>(m.text_units);
+    d.text = m.text;  // its UTF-16 length is counted from it (m.text_units)
     d.tokens.resize(m.n);
     for (std::uint32_t i = 0; i < m.n; ++i) {
         d.tokens.start[i] = m.start[i];

@@ -66,7 +66,7 @@ std::map<int, Buf> sections_of(const Buf& b, std::size_t from, std::size_t to) {
 Doc make_doc(StringStore& s, std::string_view text, int ntok, bool ents, bool cats, bool spans) {
     Doc d;
     d.set_text(text);
-    const std::uint32_t len = d.text_utf16_length;
+    const std::uint32_t len = d.text_utf16_length();
     std::uint32_t pos = 0;
     for (int i = 0; i < ntok && pos < len; ++i) {
         const std::uint32_t l = std::min<std::uint32_t>(2, len - pos);

@@ -119,7 +119,7 @@ Container to_container(const ContentSpec& s) {
     for (const DocSpec& ds : s.docs) {
         Doc d;
         d.set_text(wtf8(ds.text));
-        const std::uint64_t len = d.text_utf16_length;
+        const std::uint64_t len = d.text_utf16_length();
         std::uint64_t pos = 0;
         std::vector<const TokenSpec*> kept;
         for (const TokenSpec& t : ds.tokens) {

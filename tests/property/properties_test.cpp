@@ -225,7 +225,7 @@ std::string break_doc(Container& c, Doc& d) {
     switch (*full_range(0, 18)) {
         case 0: if (n >= 2) { const auto i = 1 + *full_range<std::size_t>(0, n - 1); d.tokens.start[i] = d.tokens.start[i - 1]; return "token overlaps"; } break;
         case 1: if (n) { d.tokens.length[tok()] = 0; return "token empty"; } break;
-        case 2: if (n) { d.tokens.length[n - 1] += 1 + d.text_utf16_length; return "token out of text"; } break;
+        case 2: if (n) { d.tokens.length[n - 1] += 1 + d.text_utf16_length(); return "token out of text"; } break;
         case 3: if (n) { d.tokens.head[tok()] = *rc::gen::element<std::int32_t>(-1, static_cast<std::int32_t>(n), std::numeric_limits<std::int32_t>::min()); return "head out of range"; } break;
         case 4: if (n) { d.tokens.sent[tok()] = static_cast<Sentence>(3); return "sentence 3"; } break;
         case 5: if (n) { d.tokens.conf[tok()] = *rc::gen::element<float>(std::numeric_limits<float>::quiet_NaN(), 1.0000001f, -1e-45f, -std::numeric_limits<float>::infinity()); return "token confidence"; } break;

@@ -11,18 +11,39 @@
 // a byte span off the text or inside a character, a token before the previous one, an empty
 // or overlapping entity, a repeated category. What depends on tokens added later (a head) is
 // left to the writer's check.
+//
+// Without exceptions, a builder made with `ond::no_throw` keeps the first such error instead of
+// throwing it (as a stream keeps its fail state): every call after it does nothing, and
+// status() returns it. The document keeps what was added before the error (none is added when
+// the text itself is refused).
+//
+//     ond::DocBuilder b(c, text, ond::no_throw);
+//     b.token("Apple").pos("PROPN");
+//     if (ond::Status s = b.status(); !s) report(s.error());
+//
+// Misuse stays an exception in both modes: std::logic_error for a builder whose document is no
+// longer the container's last, std::out_of_range from at() (preconditions, as with a vector).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "ond/error.hpp"
 #include "ond/model.hpp"
+#include "ond/result.hpp"
 
 namespace ond {
 
 class DocBuilder;
+
+// Selects a DocBuilder that keeps its first error instead of throwing it.
+struct NoThrow {
+    explicit NoThrow() = default;
+};
+inline constexpr NoThrow no_throw{};
 
 // One token of a DocBuilder, for setting its fields; each setter returns *this.
 class TokenBuilder {
@@ -56,9 +77,17 @@ public:
     // once another document is added after it, or documents are removed (even if one is added
     // again at its index), its calls throw std::logic_error.
     DocBuilder(Container& c, std::string_view text);
+    // The same, keeping the first error instead of throwing it (see the top of this header).
+    DocBuilder(Container& c, std::string_view text, NoThrow);
+    // Success, or the first error of a no_throw builder (a throwing builder is always ok).
+    Status status() const { return error_ ? Status(*error_) : Status(); }
 
-    // A token over the next occurrence of `word` at or after the end of the previous token
-    // (content.token-out-of-text when there is none; content.token-empty for "").
+    // A token over the next occurrence of `word` at or after the end of the previous token, as a
+    // whole token: an occurrence that starts inside a word is passed over (token("a") in "He
+    // played a game" is the "a" after "played"). Inside a word means: just after an ASCII letter
+    // or digit, when `word` starts with one, and not at the previous token's end (so "do" then
+    // "n't" split "don't"). content.token-out-of-text when there is none; content.token-empty
+    // for "".
     TokenBuilder token(std::string_view word);
     // A token over bytes [byte_start, byte_start + byte_length) of the text; the span must lie
     // in the text (content.token-out-of-text), on character boundaries (content.invalid-string),
@@ -95,6 +124,13 @@ private:
     DocList& last();  // the container's documents, checked to end with this builder's
     void check_still_there() const;  // std::logic_error once the document was removed
     void no_extras_in_bin(const char* what);
+    void open(std::string_view text);
+    std::size_t find_word(std::string_view word);
+    std::size_t add_token(std::size_t byte_start, std::size_t byte_length);
+    // Runs one call's work unless an earlier call of a no_throw builder failed; a no_throw
+    // builder keeps the ond::Error it throws.
+    template <class F>
+    void run(F&& work);
     std::string path(const char* list, std::size_t i) const;
     std::size_t group_index(std::string_view name);
 
@@ -103,6 +139,8 @@ private:
     std::uint64_t removals_;  // the container's count when the document was added
     std::size_t byte_end_ = 0;   // where the previous token ends, in bytes
     std::uint64_t unit_end_ = 0;  // and in UTF-16 units
+    bool no_throw_ = false;
+    std::optional<Error> error_;  // a no_throw builder's first error
 };
 
 }  // namespace ond

@@ -164,6 +164,8 @@ struct Tokens {
     std::size_t size() const noexcept { return start.size(); }
     std::vector<StringId>& column(TokenColumn c) { return attrs[static_cast<std::size_t>(c)]; }
     const std::vector<StringId>& column(TokenColumn c) const { return attrs[static_cast<std::size_t>(c)]; }
+    // New tokens are roots (their own head) with confidence 1.0 and every other field 0, as
+    // DocBuilder adds them.
     void resize(std::size_t n);
     void reserve(std::size_t n);
     void clear();
@@ -185,8 +187,10 @@ void for_each_token_column(T& t, F&& f) {
 
 struct Doc {
     std::string text;                  // WTF-8
-    std::uint32_t text_utf16_length = 0;  // length of the text in UTF-16 code units
     Tokens tokens;
+    // has_ents says the entity annotation is present even with no entity ("annotated, none
+    // found"); entities are that fact too: a container takes a Doc with ents as annotated
+    // whatever has_ents says, so the two can never disagree in it. The same for has_cats/cats.
     bool has_ents = false;             // section 4 present ("entity annotation set")
     std::vector<Entity> ents;
     bool has_cats = false;             // section 6 present (ONDC only)
@@ -198,8 +202,12 @@ struct Doc {
     // (content.bad-string-id); Container::append(DocView) re-interns one instead.
     std::uint64_t origin = 0;
 
-    // Sets text and its UTF-16 length; throws ond::Error(content.invalid-string) if not WTF-8.
+    // Sets text, checked: throws ond::Error(content.invalid-string) if it is not WTF-8.
     void set_text(std::string_view wtf8);
+    // The text's length in UTF-16 code units, counted from `text` at each call (one pass), so
+    // it never disagrees with the text; 0 for a text that is not WTF-8 (which the writer refuses).
+    // (A DocSlice's text_utf16_length is a value: the list keeps it with the text.)
+    std::uint32_t text_utf16_length() const noexcept;
 };
 
 }  // namespace ond

@@ -188,6 +188,9 @@ public:
     bool empty() const noexcept { return docs_.empty(); }
     // A slice views this list's buffers, so none is taken from a temporary list (it would
     // dangle at the end of the statement): `ond::decode(b).docs[0]` does not compile.
+    // A DocSlice holds ids, not strings (c.docs[0].tokens.attrs[...] are StringIds of
+    // c.strings); Container::doc(i), one character away, is the DocView that reads them as
+    // strings.
     DocSlice operator[](std::size_t i) const& noexcept;
     DocSlice operator[](std::size_t i) const&& = delete;
     DocSlice front() const& noexcept { return (*this)[0]; }

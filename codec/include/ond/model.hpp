@@ -43,6 +43,9 @@ struct Container {
     // Document i as a view that knows this container's strings (ond/view.hpp); precondition:
     // i < docs.size(). doc_views() ranges over them all: `for (ond::DocView d : c.doc_views())`.
     // Not on a temporary container (the view would outlive it).
+    // Two kinds, one character apart: c.doc(i) is a DocView (labels as strings: tok.pos() is
+    // "NOUN"; token texts; entity texts), c.docs[i] is a DocSlice (the stored columns: string
+    // ids to look up in c.strings, UTF-16 offsets). Read with doc(i); edit through docs.
     DocView doc(std::size_t i) const& noexcept;
     DocView doc(std::size_t i) const&& = delete;
     DocViewRange doc_views() const& noexcept;

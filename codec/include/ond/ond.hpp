@@ -3,6 +3,7 @@
 // tooling, included on their own: ond/inspect.hpp, ond/listing.hpp.
 #pragma once
 
+#include "ond/bin_index.hpp"
 #include "ond/builder.hpp"
 #include "ond/error.hpp"
 #include "ond/model.hpp"

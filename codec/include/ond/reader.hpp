@@ -132,10 +132,15 @@ public:
     // The same as next(), then a copy of the record into `doc`, to keep or edit (its origin is
     // strings(): add it to a container with Container::append(doc, reader.strings())).
     bool next(Doc& doc);
+    // Steps past the next n records (fewer when the bin has fewer left) and returns how many it
+    // passed. Only their framing is checked, as a BinIndex checks it (the contents are neither
+    // read nor checked); the step past the last record makes next()'s end checks. After it,
+    // doc() shows nothing until next(). Throws as next() does, and a throw ends the reader too.
+    std::size_t skip(std::size_t n = 1);
     // The records as a range: `for (const ond::RecordView& doc : ond::DocBinReader(bytes))`.
-    // Each record lasts until the next step. begin() reads the first record when none was read
-    // yet; otherwise it starts at the record read last (so asking begin() == end() first loses
-    // nothing); each step throws as next() does.
+    // Each record lasts until the next step. begin() starts at the record read last when there
+    // is one (so asking begin() == end() first loses nothing), else reads the next record (the
+    // first, or the one after those skipped); each step throws as next() does.
     class iterator {
     public:
         using value_type = RecordView;

@@ -10,11 +10,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include <span>
+#include <string_view>
 #include <system_error>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "ond/bin_index.hpp"
 #include "ond/error.hpp"
 #include "ond/model.hpp"
 #include "ond/reader.hpp"
@@ -115,16 +118,58 @@ Result<DocBinReader> try_open(std::vector<std::byte>&& bytes);
 Result<bool> try_next(DocBinReader& reader);
 Result<bool> try_next(StreamReader& reader, Container& reuse);
 Result<bool> try_skip_next(StreamReader& reader);
+// DocBinReader::skip, BinIndex's constructor and decode, without exceptions (a range outside
+// the index stays a precondition: first <= last <= size()).
+Result<std::size_t> try_skip(DocBinReader& reader, std::size_t n = 1);
+Result<BinIndex> try_index(Bytes input);
+Result<BinIndex> try_index(std::vector<std::byte>&& bytes);
+Result<Container> try_decode(const BinIndex& index, std::size_t first, std::size_t last);
+Status try_decode_into(const BinIndex& index, std::size_t first, std::size_t last, Container& out);
 
-// Adding documents, without exceptions: push_back, append and the in-place edits refuse with
-// the error they would throw (and leave the container as it was).
+Result<bool> try_skip_next(StreamReader& reader, StreamReader::Skipped& checked);
+
+// Writing, without exceptions.
+Status try_encode_append(const Container& c, std::vector<std::byte>& out);
+Status try_check_writable(const Container& c);
+
+// Adding and changing documents, without exceptions: each refuses with the error its namesake
+// would throw and leaves the container (or Doc) as it was. An index out of range stays a
+// precondition (std::out_of_range from the namesake), as with a vector's at().
+Status try_set_text(Doc& doc, std::string_view wtf8);
 Status try_push_back(Container& c, const Doc& doc);
 Status try_append(Container& c, const DocView& doc);
 Status try_append(Container& c, const RecordView& record);
+Status try_append(Container& c, const Doc& doc, const StringStore& from);
+Status try_replace(DocList& docs, std::size_t i, const Doc& doc);
+// DocList::edit's form: the change runs here (it cannot throw in a program built without
+// exceptions), the Doc goes back through try_replace.
+template <class Change>
+Status try_edit(DocList& docs, std::size_t i, Change&& change) {
+    Doc d = docs.to_doc(i);
+    change(d);
+    return try_replace(docs, i, d);
+}
+Status try_set_attr(DocList& docs, std::size_t doc, std::size_t token, TokenColumn c, StringId id);
+Status try_set_attr(Container& c, std::size_t doc, std::size_t token, TokenColumn column, std::string_view value);
+Status try_set_head(DocList& docs, std::size_t doc, std::size_t token, std::size_t head);
+Status try_set_sent(DocList& docs, std::size_t doc, std::size_t token, Sentence s);
+Status try_set_conf(DocList& docs, std::size_t doc, std::size_t token, float conf);
+Status try_set_entity_label(DocList& docs, std::size_t doc, std::size_t ent, StringId label);
+Status try_set_entity_conf(DocList& docs, std::size_t doc, std::size_t ent, float conf);
+Status try_set_category_score(DocList& docs, std::size_t doc, std::size_t cat, float score);
+Status try_set_span_label(DocList& docs, std::size_t doc, std::size_t group, std::size_t span, StringId label);
+Status try_merge(Container& into, const Container& from);
+Result<Container> try_pack(std::span<const Container> parts, Format format = Format::ondb);
+Result<std::vector<Container>> try_split(const Container& from, std::size_t docs_per_part, Format format);
+// (DocBuilder's form is a builder made with ond::no_throw: ond/builder.hpp.)
 
 // A file's whole contents (regular files, pipes and devices alike). The first throws
 // std::filesystem::filesystem_error; the second sets `ec` instead and returns an empty vector.
 std::vector<std::byte> load_file(const std::filesystem::path& path);
 std::vector<std::byte> load_file(const std::filesystem::path& path, std::error_code& ec);
+// Writes the bytes to a file, replacing its contents (load_file's converse). The first throws
+// std::filesystem::filesystem_error; the second sets `ec` instead.
+void save_file(const std::filesystem::path& path, Bytes bytes);
+void save_file(const std::filesystem::path& path, Bytes bytes, std::error_code& ec);
 
 }  // namespace ond
