@@ -78,6 +78,21 @@ TEST(DocMoves, AppendReinternsAndTheBytesSayTheSame) {
     EXPECT_EQ(b.doc(3).token(0).pos(), "PROPN");
 }
 
+// An id outside the store given with a Doc is refused even when strings interned after it (a
+// category's, a span group's) would make its stand-in a real id of the target; nothing is added.
+TEST(DocMoves, AppendRefusesAStrayIdThatLaterStringsWouldMakeReal) {
+    Container c = bin_of({{"apple", "PROPN"}}, "");
+    Doc d = c.docs.to_doc(0);
+    d.has_cats = true;
+    d.cats.push_back({c.strings.intern("SPORTS"), 0.5f});
+    d.spans.push_back({c.strings.intern("sc"), {{0, 1, c.strings.intern("LOC"), 1.0f}}});
+    d.ents[0].label = static_cast<StringId>(c.strings.size());
+    Container a;
+    EXPECT_EQ(error_code([&] { a.append(d, c.strings); }), "content.bad-string-id ");
+    EXPECT_TRUE(a.docs.empty());
+    EXPECT_EQ(a.strings.size(), Container{}.strings.size());
+}
+
 TEST(DocMoves, AnIdOutOfTheStoreIsRefusedAtPushBackAndNeverReadOutOfBounds) {
     Container c;
     Doc d;

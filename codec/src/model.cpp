@@ -136,10 +136,13 @@ void reintern_one(Doc& d, const StringStore& from, StringStore& to) {
     if (&from == &to) return;
     if (d.origin != 0 && from.ids_shared_with(d.origin) == 0)
         throw Error(Errc::content_bad_string_id, no_offset, "the document's string ids do not index the store given with it", "");
+    // Every id is checked before any is mapped: a stand-in for an unknown id could become a real id
+    // once a later string is interned, and the document would then be accepted with a wrong string.
     for_each_id(d, [&](StringId& id) {
-        if (from.contains(id)) id = to.intern(from.view(id));
-        else id = static_cast<StringId>(to.size());  // not in `from`: push_back refuses it
+        if (!from.contains(id))
+            throw Error(Errc::content_bad_string_id, no_offset, "a string id of the document is not in the store given with it", "");
     });
+    for_each_id(d, [&](StringId& id) { id = to.intern(from.view(id)); });
     d.origin = to.id();
 }
 }  // namespace
