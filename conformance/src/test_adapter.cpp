@@ -73,6 +73,7 @@
 #include "framing.hpp"
 #include "transport/frame.hpp"
 #include "ond/content_json.hpp"
+#include "ond/inspect.hpp"
 #include "ond/ond.hpp"
 
 namespace {
