@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cases.hpp"
@@ -74,6 +75,10 @@ struct CaseResult {
     std::string error_code;    // the testee's `error: CODE`, escaped
     std::string xfail_reason;  // from the expected-failures file
     std::vector<Finding> findings;
+    // Files written next to the reports to reproduce the failure by hand, as (label, path): a
+    // derived or fuzz case's input, a large case's recipe, what an encoder wrote and the bytes it
+    // should have written (runner.cpp, save_failure_files).
+    std::vector<std::pair<std::string, std::string>> saved;
     int recommended_pass = 0, recommended_fail = 0;
     long peak_kb = 0, growth_kb = 0;
     std::size_t output_limit = 0;

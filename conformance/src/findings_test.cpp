@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -13,6 +14,7 @@
 #include "classify.hpp"
 #include "process.hpp"
 #include "test_conform_run.hpp"
+#include "testee.hpp"
 
 namespace ond::conformance {
 namespace {
@@ -177,6 +179,23 @@ TEST(Findings, TheHtmlGroupsFailuresByTheRuleBroken) {
     // Each finding names its rule (a link) and its field.
     EXPECT_NE(h.find("<b>required [content]</b> breaks <span class=\"rule\" title=\"\">R16</span> at <code class=\"path\">doc.text</code>"),
               std::string::npos);
+}
+
+// A derived case's bytes are next to the reports, and the printed run line, run by a shell,
+// shows the failure by hand: the CRC-ignoring decoder accepts a flipped bit (exit 0, content).
+TEST(Findings, ADerivedCasesRunLineReproducesItsFailure) {
+    ConformRun r = conform({"--decoder", with_fault("ignore-crc", "decode"), "--seed", "1", "--max-derived", "40", "--filter",
+                            "derived/bitflip/*"});
+    ASSERT_EQ(r.code, 1) << r.out;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("\n  (derived/bitflip/[^ ]+)  [^\n]+\n    bytes:   ([^ \n]+)  [^\n]+\n    run:     ([^\n]+)\n")))
+        << r.out;
+    EXPECT_EQ(r.result(m[1])["saved"]["input"], m[2].str());
+    EXPECT_EQ(m[3].str(), with_fault("ignore-crc", "decode") + " < " + m[2].str());
+    const auto res = run_process({"/bin/sh", "-c", m[3].str()}, "", std::chrono::seconds(30));
+    EXPECT_TRUE(res.exited && res.exit_code == 0) << res.err;
+    EXPECT_EQ(res.out.substr(0, 1), "{");
+    EXPECT_FALSE(reference_decode(read_file(m[2])).accept);
 }
 
 }  // namespace

@@ -94,8 +94,7 @@ std::string results_json(const RunReport& rep) {
         c["rules"] = r.rules;
         c["origin"] = origin_name(r.origin);
         if (!r.source.empty()) c["source"] = safe(r.source);
-        if (auto files = rep.saved.find(r.id); files != rep.saved.end())
-            for (const auto& [label, path] : files->second) c["saved"][label] = safe(path);
+        for (const auto& [label, path] : r.saved) c["saved"][label] = safe(path);
         c["description"] = safe(r.description);
         nlohmann::json files = nlohmann::json::object();
         for (const auto& [key, rel] : file_keys(r))

@@ -134,11 +134,11 @@ TEST(Reproduce, PersistentAndDerivedFailuresShowTheFirstThree) {
     // file, and a rerun that pins the seed.
     std::smatch m;
     std::regex derived("\n  (derived/bitflip/[^ ]+)  \\[verdict\\] [^\n]+\n    bytes:   ([^ \n]+)  \\(this case's input, saved next "
-                       "to the reports; derived from [^)]+\\)\n    run:     [^\n]+\n    source:  [^\n]+\\.ond[cb]  \\([^;]+; this case's bytes "
+                       "to the reports; derived from [^)]+\\)\n    testee:  ([^\n]+)\n    source:  [^\n]+\\.ond[cb]  \\([^;]+; this case's bytes "
                        "are derived from it at run time: rerun replays them\\)\n    inspect: ond inspect [^\n]+\n    rerun:   ond conform "
                        "[^\n]+ --seed 1 --filter ([^ \n]+)\n");
     ASSERT_TRUE(std::regex_search(tail, m, derived)) << tail;
-    EXPECT_EQ(m[1], m[3]);
+    EXPECT_EQ(m[1], m[4]);
     EXPECT_EQ(r.result(m[1])["status"], "fail");
     EXPECT_EQ(r.result(m[1])["saved"]["input"], m[2].str());
     // The saved bytes show the fault by hand: the reference refuses them, the faulty adapter accepts.
@@ -146,6 +146,8 @@ TEST(Reproduce, PersistentAndDerivedFailuresShowTheFirstThree) {
     EXPECT_FALSE(reference_decode(bytes).accept);
     auto res = run_process(split_command(with_fault("ignore-crc", "decode")), bytes, std::chrono::seconds(30));
     EXPECT_TRUE(res.exited && res.exit_code == 0) << res.err;
+    // A persistent adapter reads frames: the line names it and says that rerun sends the case alone.
+    EXPECT_EQ(m[3].str(), with_fault("ignore-crc", "serve") + "  (persistent: it got these bytes as one request; rerun sends it alone)");
 }
 
 // An encoder's wrong bytes are saved next to the reports, and the reproduce lines name them.

@@ -158,26 +158,31 @@ void print_reproduce(std::ostream& out, const RunReport& rep) {
         const std::string file = shell_quote((std::filesystem::path(opt.corpus_dir) / r.input_path).string());
         const std::string inspect = opt.shell_ond + (r.kind == CaseKind::stream ? " inspect --stream " : " inspect ");
         out << "  " << r.id << "  " << safe(first_required(r)) << "\n";
-        const auto saved = rep.saved.find(r.id);
         auto saved_file = [&](const char* label) {
-            if (saved != rep.saved.end())
-                for (const auto& [l, path] : saved->second)
-                    if (l == label) return shell_quote(path);
+            for (const auto& [l, path] : r.saved)
+                if (l == label) return shell_quote(path);
             return std::string();
         };
         const std::string argv_of_kind =
             rep.commands.count(r.kind) ? quoted_argv(rep.commands.at(r.kind)) : opt.shell_ond + " " + kind_name(r.kind);
+        // A persistent adapter reads frames, not a file: the rerun line sends it the case alone.
+        auto run_line = [&](const std::string& bytes, const char* what) {
+            if (!opt.persistent.empty())
+                line("testee:", argv_of_kind + "  (persistent: it got " + what + " as one request; rerun sends it alone)");
+            else
+                line("run:", opt.shell_env + argv_of_kind + " < " + bytes);
+        };
         if (r.origin == Origin::large) {
             line("input:", safe(r.description) + " (made by the runner piece by piece; too large to save: rerun makes it again)");
             if (!saved_file("recipe").empty()) line("recipe:", saved_file("recipe"));
         } else if (r.origin == Origin::fuzz) {
             line("file:", shell_quote(r.input_path) + "  (saved by --fuzz, with its .meta.json)");
-            line("run:", opt.shell_env + argv_of_kind + " < " + shell_quote(r.input_path));
+            run_line(shell_quote(r.input_path), "this file");
         } else if (r.origin != Origin::corpus) {
             const std::string bytes = saved_file("input");
             if (!bytes.empty()) {
                 line("bytes:", bytes + "  (this case's input, saved next to the reports; derived from " + r.source + ")");
-                line("run:", opt.shell_env + argv_of_kind + " < " + bytes);
+                run_line(bytes, "these bytes");
             } else {
                 line("bytes:", "not saved (give --json, --junit or --html: the failing cases' bytes are written next to them)");
             }

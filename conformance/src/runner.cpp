@@ -344,7 +344,7 @@ void save_failure_files(const Options& opt, const Plan& p, const std::map<std::s
         return (dir / (name + ext)).string();
     };
     for (std::size_t i = 0; i < p.selected.size(); ++i) {
-        const CaseResult& r = rep.results[i];
+        CaseResult& r = rep.results[i];
         if (r.status != Status::fail && r.status != Status::xfail) continue;
         const Case& c = *p.selected[i];
         std::vector<std::pair<std::string, std::string>> files;
@@ -375,7 +375,7 @@ void save_failure_files(const Options& opt, const Plan& p, const std::map<std::s
                 write_file(files.back().second, *canonical);
             }
         }
-        if (!files.empty()) rep.saved[c.id] = std::move(files);
+        r.saved = std::move(files);
     }
 }
 
