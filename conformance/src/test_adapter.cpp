@@ -68,6 +68,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <ond/inspect.hpp>
 
 #include "check_switch.hpp"
 #include "framing.hpp"
