@@ -74,7 +74,6 @@
 #include "framing.hpp"
 #include "transport/frame.hpp"
 #include "ond/content_json.hpp"
-#include "ond/inspect.hpp"
 #include "ond/ond.hpp"
 
 namespace {
