@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "cases.hpp"
@@ -12,6 +14,10 @@ struct DeriveOptions {
     std::size_t max_per_kind = 500;  // cap on bit flips, prefixes, mutations and memory cases each
     std::uint64_t seed = 1;          // for the random mutations
     bool streams = true;             // also derive stream cases (memory bound of a stream reader)
+    // Asked of every derived case's id before its bytes and reference answer are made (empty: keep
+    // all). A case not kept still counts towards max_per_kind, so that the ids a run derives are
+    // the same with and without a filter (a failure's `--filter ID` reruns that very case).
+    std::function<bool(const std::string&)> keep;
 };
 
 // Sources: the corpus's accepted decode cases (valid and non-canonical).

@@ -58,8 +58,8 @@ CaseResult failing_result(const std::string& id, const std::string& text) {
     r.status = Status::fail;
     r.answer = Answer::reject;
     r.error_code = text;
-    r.findings.push_back({Level::required, Check::verdict, "expected accept, got reject (error: " + text + ")"});
-    r.findings.push_back({Level::recommended, Check::unknown_code, "error code '" + text + "' is not in the error table"});
+    r.findings.push_back({Level::required, Check::verdict, "expected accept, got reject (error: " + text + ")", "R6", "(top level)"});
+    r.findings.push_back({Level::recommended, Check::unknown_code, "error code '" + text + "' is not in the error table", "protocol", ""});
     return r;
 }
 
@@ -144,8 +144,9 @@ TEST(Escape, FieldPathOfAHugeKeyNeitherRecursesNorIsShownWhole) {
     cell.answer = "accept";
     // A 60,000-letter name ending in a path step is a path; one before ": " without a step is not.
     const std::string letters(60000, 'k');
-    cell.findings.push_back({"required", "content", letters + ": " + letters + ".x[12]: expected 1, got 2"});
-    cell.findings.push_back({"required", "content", "doc.tokens[2].conf: expected 1, got 2"});
+    // The classifier takes a finding's field from its message (difference_path).
+    for (const std::string& message : {letters + ": " + letters + ".x[12]: expected 1, got 2", std::string("doc.tokens[2].conf: expected 1, got 2")})
+        cell.findings.push_back({"required", "content", message, "R3", difference_path(message)});
     col.cells["valid/x"] = cell;
     const std::string h = html_matrix({col});
     EXPECT_NE(h.find("at <code class=\"path\">" + letters + ".x[12]</code>"), std::string::npos);
@@ -165,7 +166,7 @@ TEST(Escape, ResultFileValuesBecomeLinksOnlyWhenRelative) {
     row.files = {{"input", "javascript:alert(1)"}, {"expected", "https://example.com/x"}, {"listing", "/etc/passwd"},
                  {"if-accepted", "cases/../../x"}, {"source input", "..\\x"}, {"source listing", "cases/valid/a.ondc"}};
     col.rows["valid/x"] = row;
-    col.cells["valid/x"] = {"fail", "accept", "", {{"required", "verdict", "expected reject, got accept"}}, false};
+    col.cells["valid/x"] = {"fail", "accept", "", {{"required", "verdict", "expected reject, got accept", "R1", "byte 0"}}, false};
     col.rules["R1"] = {"one", "JaVaScRiPt:alert(2)"};
     col.rules["R2"] = {"two", "docs/rulings.md#r2"};
     for (const std::string corpus : {"", "/srv/corpus"}) {

@@ -41,7 +41,7 @@ std::string findings_text(const CaseResult& r) {
     std::string t;
     for (const auto& f : r.findings) {
         if (!t.empty()) t += "\n";
-        t += std::string(level_name(f.level)) + " [" + check_name(f.check) + "] " + safe_message(f.message);
+        t += std::string(level_name(f.level)) + " " + finding_text(f);
     }
     return t;
 }
@@ -94,8 +94,7 @@ std::string results_json(const RunReport& rep) {
         c["rules"] = r.rules;
         c["origin"] = origin_name(r.origin);
         if (!r.source.empty()) c["source"] = safe(r.source);
-        if (auto files = rep.saved.find(r.id); files != rep.saved.end())
-            for (const auto& [label, path] : files->second) c["saved"][label] = safe(path);
+        for (const auto& [label, path] : r.saved) c["saved"][label] = safe(path);
         c["description"] = safe(r.description);
         nlohmann::json files = nlohmann::json::object();
         for (const auto& [key, rel] : file_keys(r))
@@ -108,7 +107,8 @@ std::string results_json(const RunReport& rep) {
         c["error"] = r.error_code.empty() ? nlohmann::json() : nlohmann::json(safe_message(r.error_code));
         nlohmann::json fs = nlohmann::json::array();
         for (const auto& f : r.findings)
-            fs.push_back({{"level", level_name(f.level)}, {"check", check_name(f.check)}, {"message", safe_message(f.message)}});
+            fs.push_back({{"level", level_name(f.level)}, {"check", check_name(f.check)}, {"rule", f.rule}, {"field", safe(f.field)},
+                          {"message", safe_message(f.message)}});
         c["findings"] = fs;
         c["ms"] = r.ms;
         c["output_limit"] = r.output_limit;
@@ -148,7 +148,7 @@ std::string junit_xml(const RunReport& rep) {
                 std::string first;
                 for (const auto& fd : r->findings)
                     if (fd.level == Level::required) {
-                        first = "[" + std::string(check_name(fd.check)) + "] " + safe_message(fd.message);
+                        first = finding_text(fd);
                         break;
                     }
                 x << "<failure message=\"" << xml_escape(safe(first)) << "\">" << text << "</failure>";
@@ -180,7 +180,7 @@ MatrixColumn column_from_report(const RunReport& rep) {
     for (const auto& rule : rep.rules) col.rules[rule.id] = {rule.title, rule.doc};
     for (const auto& r : rep.results) {
         MatrixColumn::Cell cell{status_name(r.status), answer_name(r.answer), r.error_code, {}, r.recommended_fail > 0};
-        for (const auto& f : r.findings) cell.findings.push_back({level_name(f.level), check_name(f.check), f.message});
+        for (const auto& f : r.findings) cell.findings.push_back({level_name(f.level), check_name(f.check), f.message, f.rule, f.field});
         col.cells[r.id] = std::move(cell);
         MatrixColumn::Row row{r.area, kind_name(r.kind), verdict_name(r.verdict), r.description, r.expected_error, r.source, r.rules,
                               {}, r.origin != Origin::corpus};
@@ -221,7 +221,8 @@ MatrixColumn column_from_json_file(const std::string& path) {
         MatrixColumn::Cell cell{str(c, "status"), str(c, "answer"), safe_message(str(c, "error")), {}, false};
         if (c.contains("findings") && c["findings"].is_array())
             for (const auto& f : c["findings"]) {
-                cell.findings.push_back({str(f, "level"), str(f, "check"), safe_message(str(f, "message"))});
+                cell.findings.push_back({str(f, "level"), str(f, "check"), safe_message(str(f, "message")), safe(str(f, "rule")),
+                                         safe(str(f, "field"))});
                 cell.recommended = cell.recommended || cell.findings.back().level == "recommended";
             }
         col.cells[id] = std::move(cell);

@@ -11,6 +11,7 @@
 
 namespace ond::conformance {
 
+struct Finding;
 struct RunReport;
 struct RunSummary;
 
@@ -20,6 +21,9 @@ void text_report(const RunReport& rep, std::ostream& out);
 // "CONFORMANCE PASSED: 8 passed, 0 failed, 0 expected failures, 4 skipped, 1 informational, 0 not run"
 std::string final_line(const RunSummary& s);
 std::string summary_line(const RunSummary& s);  // the counts of final_line
+// "[content] doc.tokens[2].conf: expected 0.5, got 0.25 (R3 at doc.tokens[2].conf)": a finding
+// as every text format prints it, message escaped, ending with the rule it breaks and where.
+std::string finding_text(const Finding& f);
 // Quoted for a POSIX shell when it needs to be: `it's` -> `'it'\''s'`.
 std::string shell_quote(const std::string& s);
 
@@ -37,6 +41,7 @@ struct MatrixColumn {
     bool ok = false;
     struct Finding {
         std::string level, check, message;
+        std::string rule, field;  // the rule broken and where (classify.hpp's Finding)
     };
     struct Cell {
         std::string status;   // pass fail xfail stale skip info not-run
@@ -62,7 +67,7 @@ struct MatrixColumn {
 MatrixColumn column_from_report(const RunReport& rep);
 // Reads a file written by --json; throws std::runtime_error.
 MatrixColumn column_from_json_file(const std::string& path);
-// The self-contained results page (report_html.cpp): failures first, grouped by rule, each
+// The self-contained results page (report_html.cpp): failures first, grouped by the rule broken, each
 // finding in full; then every case by area; filters by area, verdict and status.
 std::string html_matrix(const std::vector<MatrixColumn>& columns);
 

@@ -1,5 +1,5 @@
 // The HTML results page: one self-contained file (inline style and script, nothing fetched) that
-// merges one or more testees' results. Failures come first, grouped by rule, each with its
+// merges one or more testees' results. Failures come first, grouped by the rule broken, each with its
 // findings in full, what was expected and what came back, and links to the case's files and
 // rules; then every case by area, each finding shown in its row. Filters by area, verdict and
 // status hide rows in place, so the page stays usable with thousands of cases.
@@ -68,49 +68,6 @@ bool rule_less(const std::string& a, const std::string& b) {
         return std::make_tuple(r.empty(), r.substr(0, digits), n, r);
     };
     return key(a) < key(b);
-}
-
-bool name_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
-bool digit(char c) { return c >= '0' && c <= '9'; }
-bool name_char(char c) { return name_start(c) || digit(c); }
-
-// "(top level)", or a name followed by at least one ".name" or "[digits]": one pass, no
-// backtracking and no recursion, whatever the length (the text may come from a testee).
-bool is_field_path(std::string_view s) {
-    if (s == "(top level)") return true;
-    std::size_t i = 0, steps = 0;
-    auto name = [&] {
-        if (i == s.size() || !name_start(s[i])) return false;
-        while (++i < s.size() && name_char(s[i])) {}
-        return true;
-    };
-    if (!name()) return false;
-    for (; i < s.size(); ++steps) {
-        if (s[i] == '.') {
-            ++i;
-            if (!name()) return false;
-        } else if (s[i] == '[') {
-            std::size_t first = ++i;
-            while (i < s.size() && digit(s[i])) ++i;
-            if (i == first || i == s.size() || s[i] != ']') return false;
-            ++i;
-        } else {
-            return false;
-        }
-    }
-    return steps > 0;
-}
-
-// The JSON path a content finding points at ("doc.tokens[2].conf"), or "".
-std::string field_path(const MatrixColumn::Finding& f) {
-    if (f.check != "content" && f.check != "output") return {};
-    std::string_view m = f.message;
-    for (std::size_t from = 0;;) {
-        std::size_t to = m.find(": ", from);
-        if (to == std::string_view::npos) return {};
-        if (is_field_path(m.substr(from, to - from))) return std::string(m.substr(from, to - from));
-        from = to + 2;
-    }
 }
 
 std::string expected_text(const Row& row) {
@@ -195,12 +152,13 @@ private:
         return s;
     }
 
+    // A finding: its level and check, the rule it breaks (a link), where, and the message.
     std::string finding_html(const MatrixColumn::Finding& f) const {
-        std::string path = field_path(f);
         std::string lvl = f.level == "required" ? "req" : f.level == "recommended" ? "recf" : "inf";
-        return "<div class=\"fnd " + lvl + "\"><b>" + esc(f.level) + " [" + esc(f.check) + "]</b>" +
-               (path.empty() ? "" : " at <code class=\"path\">" + esc(path) + "</code>") + "<div class=\"msg\">" + esc(f.message) +
-               "</div></div>";
+        return "<div class=\"fnd " + lvl + "\" data-rule=\"" + esc(f.rule) + "\"><b>" + esc(f.level) + " [" + esc(f.check) + "]</b>" +
+               (f.rule.empty() ? "" : " breaks " + rule_link(f.rule)) +
+               (f.field.empty() ? "" : " at <code class=\"path\">" + esc(f.field) + "</code>") + "<div class=\"msg\">" +
+               esc(f.message) + "</div></div>";
     }
 
     void head() {
@@ -260,21 +218,28 @@ private:
               "<span class=\"skip\">skipped / not run</span> Status \"rec\" selects cases with a recommended-level finding.</p>\n";
     }
 
-    // Cases that fail in some column, grouped by the first rule they cite.
+    // Cases that fail in some column, grouped by the rule each required finding breaks (a case
+    // that breaks two rules is under both); a result file without rules in its findings (older
+    // than them) groups by the first rule the case cites.
     void failures() {
         std::map<std::string, std::vector<std::string>, bool (*)(const std::string&, const std::string&)> groups(rule_less);
         std::size_t n = 0;
         for (const auto& [id, row] : rows_) {
+            std::set<std::string> broken;
             bool failed = false;
             for (const auto& c : cols_) {
                 auto it = c.cells.find(id);
-                failed = failed || (it != c.cells.end() && it->second.status == "fail");
+                if (it == c.cells.end() || it->second.status != "fail") continue;
+                failed = true;
+                for (const auto& f : it->second.findings)
+                    if (f.level == "required" && !f.rule.empty()) broken.insert(f.rule);
             }
             if (!failed) continue;
-            groups[row->rules.empty() ? std::string() : row->rules.front()].push_back(id);
+            if (broken.empty()) broken.insert(row->rules.empty() ? std::string() : row->rules.front());
+            for (const auto& rule : broken) groups[rule].push_back(id);
             ++n;
         }
-        h_ << "<h2 id=\"failures\">Failures: " << n << (n == 1 ? " case" : " cases") << ", by rule</h2>\n";
+        h_ << "<h2 id=\"failures\">Failures: " << n << (n == 1 ? " case" : " cases") << ", by the rule broken</h2>\n";
         if (!n) h_ << "<p>No case fails.</p>\n";
         else {
             h_ << "<p class=\"toc\">By rule:";
@@ -285,7 +250,7 @@ private:
         }
         for (const auto& [rule, ids] : groups) {
             auto it = rules_.find(rule);
-            h_ << "<section class=\"group\" id=\"" << anchor("group-", rule) << "\"><h3>" << (rule.empty() ? std::string("no rule") : rule_link(rule))
+            h_ << "<section class=\"group\" id=\"" << anchor("group-", rule) << "\" data-rule=\"" << esc(rule) << "\"><h3>" << (rule.empty() ? std::string("no rule") : rule_link(rule))
                << (it == rules_.end() || it->second.title.empty() ? "" : " " + esc(it->second.title)) << " (" << ids.size()
                << ")</h3>\n";
             for (const auto& id : ids) card(id, *rows_.at(id));
@@ -294,7 +259,10 @@ private:
     }
 
     void card(const std::string& id, const Row& row) {
-        h_ << "<div class=\"card\" id=\"" << anchor("card-", id) << "\"" << data_attrs(id, row) << "><div><span class=\"cid\">"
+        // Under a second rule the card has no id: the row's link goes to the first.
+        const bool first = carded_.insert(id).second;
+        h_ << "<div class=\"card\"" << (first ? " id=\"" + anchor("card-", id) + "\"" : std::string()) << data_attrs(id, row)
+           << "><div><span class=\"cid\">"
            << esc(id) << "</span> <a href=\"#" << anchor("row-", id) << "\">row</a></div>\n<dl><dt>description</dt><dd>"
            << esc(row.description) << "</dd><dt>kind</dt><dd>" << esc(row.kind) << ", " << esc(row.verdict)
            << (row.source.empty() ? "" : ", derived from " + esc(row.source)) << "</dd><dt>rules</dt><dd>";
@@ -384,6 +352,7 @@ private:
     const std::vector<MatrixColumn>& cols_;
     std::map<std::string, const Row*> rows_;  // the union of the columns' cases
     std::map<std::string, MatrixColumn::RuleInfo> rules_;
+    std::set<std::string> carded_;  // cases whose card is on the page
     std::string corpus_;
     std::ostringstream h_;
 };

@@ -63,7 +63,8 @@ TEST(Reproduce, TheSummaryEndsWithTheCommandsThatReproduceTheFailure) {
                               "'\\'' --fault nan-conf decode' --no-derived -q --filter invalid/tokens/nan-confidence";
     EXPECT_EQ(tail_from(r.out, "To reproduce"),
               "To reproduce the failure:\n"
-              "  invalid/tokens/nan-confidence  [verdict] expected reject (tokens.confidence-out-of-range), got accept\n"
+              "  invalid/tokens/nan-confidence  [verdict] expected reject (tokens.confidence-out-of-range), got accept (R3 at " +
+                  fault_byte("invalid_tokens_nan-confidence.ondc") + ")\n"
               "    file:    " + file + "\n"
               "    run:     " + run + "\n"
               "    inspect: ond inspect " + file + "\n"
@@ -120,7 +121,8 @@ TEST(Reproduce, PersistentAndDerivedFailuresShowTheFirstThree) {
     EXPECT_EQ(reruns, 3);
     // The corpus case comes first: the persistent command as run, and its file.
     const std::string file = shell_quote(fixture() + "/cases/invalid_crc_mismatch.ondc");
-    const std::string head = "  invalid/crc/mismatch  [verdict] expected reject (crc.mismatch), got accept\n"
+    const std::string head = "  invalid/crc/mismatch  [verdict] expected reject (crc.mismatch), got accept (R7 at " +
+                             fault_byte("invalid_crc_mismatch.ondc") + ")\n"
                              "    file:    " + file + "\n"
                              "    testee:  " + with_fault("ignore-crc", "serve") +
                              "  (persistent: it got this file as one request; rerun sends it alone)\n"
@@ -132,11 +134,11 @@ TEST(Reproduce, PersistentAndDerivedFailuresShowTheFirstThree) {
     // file, and a rerun that pins the seed.
     std::smatch m;
     std::regex derived("\n  (derived/bitflip/[^ ]+)  \\[verdict\\] [^\n]+\n    bytes:   ([^ \n]+)  \\(this case's input, saved next "
-                       "to the reports; derived from [^)]+\\)\n    run:     [^\n]+\n    source:  [^\n]+\\.ond[cb]  \\([^;]+; this case's bytes "
+                       "to the reports; derived from [^)]+\\)\n    testee:  ([^\n]+)\n    source:  [^\n]+\\.ond[cb]  \\([^;]+; this case's bytes "
                        "are derived from it at run time: rerun replays them\\)\n    inspect: ond inspect [^\n]+\n    rerun:   ond conform "
                        "[^\n]+ --seed 1 --filter ([^ \n]+)\n");
     ASSERT_TRUE(std::regex_search(tail, m, derived)) << tail;
-    EXPECT_EQ(m[1], m[3]);
+    EXPECT_EQ(m[1], m[4]);
     EXPECT_EQ(r.result(m[1])["status"], "fail");
     EXPECT_EQ(r.result(m[1])["saved"]["input"], m[2].str());
     // The saved bytes show the fault by hand: the reference refuses them, the faulty adapter accepts.
@@ -144,6 +146,8 @@ TEST(Reproduce, PersistentAndDerivedFailuresShowTheFirstThree) {
     EXPECT_FALSE(reference_decode(bytes).accept);
     auto res = run_process(split_command(with_fault("ignore-crc", "decode")), bytes, std::chrono::seconds(30));
     EXPECT_TRUE(res.exited && res.exit_code == 0) << res.err;
+    // A persistent adapter reads frames: the line names it and says that rerun sends the case alone.
+    EXPECT_EQ(m[3].str(), with_fault("ignore-crc", "serve") + "  (persistent: it got these bytes as one request; rerun sends it alone)");
 }
 
 // An encoder's wrong bytes are saved next to the reports, and the reproduce lines name them.
@@ -180,7 +184,7 @@ TEST(Reports, JsonJunitHtmlAndMerge) {
     EXPECT_NE(h.find("<style>"), std::string::npos);
     expect_self_contained(h);
     EXPECT_NE(h.find("invalid/tokens/nan-confidence"), std::string::npos);
-    EXPECT_NE(h.find("<h2 id=\"failures\">Failures: 0 cases, by rule</h2>\n<p>No case fails.</p>"), std::string::npos);
+    EXPECT_NE(h.find("<h2 id=\"failures\">Failures: 0 cases, by the rule broken</h2>\n<p>No case fails.</p>"), std::string::npos);
 
     std::string ref_json = work_dir() + "/ref.json", bad_json = work_dir() + "/bad.json";
     std::ostringstream o1, e1;
@@ -191,7 +195,10 @@ TEST(Reports, JsonJunitHtmlAndMerge) {
                           o2, e2),
               1);
     x = read_file(junit);
-    EXPECT_NE(x.find("<failure message=\"[verdict] expected reject (tokens.confidence-out-of-range), got accept\""), std::string::npos) << x;
+    EXPECT_NE(x.find("<failure message=\"[verdict] expected reject (tokens.confidence-out-of-range), got accept (R3 at " +
+                     fault_byte("invalid_tokens_nan-confidence.ondc") + ")\""),
+              std::string::npos)
+        << x;
 
     std::ostringstream o3, e3;
     ASSERT_EQ(conform_run({"--html-merge", merged, ref_json, bad_json}, o3, e3), 0) << e3.str();
@@ -292,6 +299,8 @@ TEST(Reports, HtmlRendersInHeadlessChromium) {
   out.push('rowtext ' + cell.textContent);
   out.push('path ' + (card.querySelector('code.path') ? card.querySelector('code.path').textContent : ''));
   out.push('files ' + Array.prototype.map.call(card.querySelectorAll('dd.files a'), function (a) { return a.textContent; }).join(','));
+  out.push('group ' + card.closest('section.group').dataset.rule + ' ' + card.querySelector('.fnd.req').dataset.rule + ' ' +
+           card.querySelector('.fnd.req code.path').textContent);
   var status = document.getElementById('f-status'), area = document.getElementById('f-area');
   function pick(e, v) { e.value = v; e.dispatchEvent(new Event('change')); }
   pick(status, 'fail');
@@ -332,6 +341,8 @@ TEST(Reports, HtmlRendersInHeadlessChromium) {
     EXPECT_EQ(row.untitled, "true");
     EXPECT_EQ(m["rowtext"], m["cardtext"]);
     EXPECT_EQ(m["files"], "input,listing");
+    // Under the rule the finding breaks, which the finding names with the byte of the fault.
+    EXPECT_EQ(m["group"], "R3 R3 " + fault_byte("invalid_tokens_nan-confidence.ondc"));
     // Filters: status fail leaves the one failing case; pass hides it; area crc hides it too.
     const std::string fail = m["fail"];
     EXPECT_EQ(fail.substr(0, fail.find('|')), "1 of " + std::to_string(total) + " cases shown");
@@ -360,7 +371,7 @@ TEST(Reports, HtmlShowsEachFindingInFull) {
     std::smatch toc;
     ASSERT_TRUE(std::regex_search(h, toc, std::regex("<p class=\"toc\">By rule:( <a href=\"#group-[^\"]+\">[^<]+</a>&nbsp;\\d+)+</p>")));
     EXPECT_NE(toc.str().find(" <a href=\"#group-R3\">R3</a>&nbsp;"), std::string::npos) << toc.str();
-    auto group = h.find("<section class=\"group\" id=\"group-R3\"><h3><a class=\"rule\" href=\"file://");
+    auto group = h.find("<section class=\"group\" id=\"group-R3\" data-rule=\"R3\"><h3><a class=\"rule\" href=\"file://");
     ASSERT_NE(group, std::string::npos);
     auto r3 = h.find("docs/rulings.md#r3\">R3</a> confidences (", group);
     ASSERT_NE(r3, std::string::npos);
@@ -370,7 +381,9 @@ TEST(Reports, HtmlShowsEachFindingInFull) {
     EXPECT_NE(c.find("<dt>description</dt><dd>fixture case valid/document/basic</dd>"), std::string::npos) << c;
     EXPECT_NE(c.find("<dt>expected</dt><dd>accept, with the expected content</dd>"), std::string::npos) << c;
     EXPECT_NE(c.find("<dd><span class=\"fail\">&nbsp;fail&nbsp;</span> accept</dd>"), std::string::npos) << c;
-    EXPECT_NE(c.find("<b>required [content]</b> at <code class=\"path\">doc.tokens[0].conf</code><div class=\"msg\">" +
+    EXPECT_NE(c.find("<b>required [content]</b> breaks <a class=\"rule\" href=\"file://" +
+                     (fs::absolute(fixture()).parent_path() / "docs/rulings.md").lexically_normal().string() +
+                     "#r3\">R3</a> at <code class=\"path\">doc.tokens[0].conf</code><div class=\"msg\">" +
                      [&] {
                          std::string e;
                          for (char ch : msg) e += ch == '"' ? std::string("&quot;") : std::string(1, ch);

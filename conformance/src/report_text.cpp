@@ -29,6 +29,11 @@ std::string shell_quote(const std::string& s) {
     return q + "'";
 }
 
+std::string finding_text(const Finding& f) {
+    const std::string where = rule_and_field(f);
+    return "[" + std::string(check_name(f.check)) + "] " + safe_message(f.message) + (where.empty() ? "" : " (" + safe(where) + ")");
+}
+
 std::string summary_line(const RunSummary& s) {
     return std::to_string(s.passed) + " passed, " + std::to_string(s.failed) + " failed, " + std::to_string(s.xfailed) +
            " expected failures, " + std::to_string(s.skipped) + " skipped, " + std::to_string(s.info) + " informational, " +
@@ -124,9 +129,11 @@ std::string rerun_command(const RunReport& rep, const CaseResult& r) {
 std::string first_required(const CaseResult& r) {
     for (const auto& f : r.findings)
         if (f.level == Level::required) {
+            // The rule and field stay whole: a long message is cut before them.
+            const std::string where = rule_and_field(f);
             std::string m = "[" + std::string(check_name(f.check)) + "] " + f.message;
             if (m.size() > 200) m = m.substr(0, 197) + "...";
-            return m;
+            return where.empty() ? m : m + " (" + where + ")";
         }
     return {};
 }
@@ -143,32 +150,39 @@ void print_reproduce(std::ostream& out, const RunReport& rep) {
     if (failing.size() == 1) out << "\nTo reproduce the failure:\n";
     else
         out << "\nTo reproduce the first " << std::min(shown, failing.size()) << " of " << failing.size() << " failures:\n";
-    auto line = [&](const char* label, const std::string& text) { out << "    " << std::left << std::setw(9) << label << text << "\n"; };
+    auto line = [&](const std::string& label, const std::string& text) {
+        out << "    " << std::left << std::setw(9) << label << (label.size() >= 9 ? " " : "") << text << "\n";
+    };
     for (std::size_t k = 0; k < failing.size() && k < shown; ++k) {
         const CaseResult& r = *failing[k];
         const std::string file = shell_quote((std::filesystem::path(opt.corpus_dir) / r.input_path).string());
         const std::string inspect = opt.shell_ond + (r.kind == CaseKind::stream ? " inspect --stream " : " inspect ");
         out << "  " << r.id << "  " << safe(first_required(r)) << "\n";
-        const auto saved = rep.saved.find(r.id);
         auto saved_file = [&](const char* label) {
-            if (saved != rep.saved.end())
-                for (const auto& [l, path] : saved->second)
-                    if (l == label) return shell_quote(path);
+            for (const auto& [l, path] : r.saved)
+                if (l == label) return shell_quote(path);
             return std::string();
         };
         const std::string argv_of_kind =
             rep.commands.count(r.kind) ? quoted_argv(rep.commands.at(r.kind)) : opt.shell_ond + " " + kind_name(r.kind);
+        // A persistent adapter reads frames, not a file: the rerun line sends it the case alone.
+        auto run_line = [&](const std::string& bytes, const char* what) {
+            if (!opt.persistent.empty())
+                line("testee:", argv_of_kind + "  (persistent: it got " + what + " as one request; rerun sends it alone)");
+            else
+                line("run:", opt.shell_env + argv_of_kind + " < " + bytes);
+        };
         if (r.origin == Origin::large) {
             line("input:", safe(r.description) + " (made by the runner piece by piece; too large to save: rerun makes it again)");
             if (!saved_file("recipe").empty()) line("recipe:", saved_file("recipe"));
         } else if (r.origin == Origin::fuzz) {
             line("file:", shell_quote(r.input_path) + "  (saved by --fuzz, with its .meta.json)");
-            line("run:", opt.shell_env + argv_of_kind + " < " + shell_quote(r.input_path));
+            run_line(shell_quote(r.input_path), "this file");
         } else if (r.origin != Origin::corpus) {
             const std::string bytes = saved_file("input");
             if (!bytes.empty()) {
                 line("bytes:", bytes + "  (this case's input, saved next to the reports; derived from " + r.source + ")");
-                line("run:", opt.shell_env + argv_of_kind + " < " + bytes);
+                run_line(bytes, "these bytes");
             } else {
                 line("bytes:", "not saved (give --json, --junit or --html: the failing cases' bytes are written next to them)");
             }
@@ -186,7 +200,11 @@ void print_reproduce(std::ostream& out, const RunReport& rep) {
                 line("inspect:", opt.shell_ond + " inspect " + shell_quote((std::filesystem::path(opt.corpus_dir) / r.expected_path).string()) +
                                      "  (the expected bytes)");
             if (!saved_file("written").empty())
-                line("written:", saved_file("written") + "  (what the encoder wrote; compare with `" + opt.shell_ond + " inspect` of it)");
+                line("written:", saved_file("written") + "  (what the encoder wrote" +
+                                     (r.kind == CaseKind::encode ? std::string() : " on the round trip") + "; compare with `" +
+                                     opt.shell_ond + " inspect` of it)");
+            if (!saved_file("expected").empty())
+                line("expected:", saved_file("expected") + "  (the canonical bytes it should have written)");
         }
         line("rerun:", rerun_command(rep, r));
     }
@@ -196,7 +214,7 @@ void print_findings(std::ostream& out, const RunReport& rep, Status status, Leve
     for (const auto& r : rep.results)
         if (r.status == status)
             for (const auto& f : r.findings)
-                if (f.level == level) out << "  " << tag << " " << r.id << " [" << check_name(f.check) << "] " << f.message << "\n";
+                if (f.level == level) out << "  " << tag << " " << r.id << " " << finding_text(f) << "\n";
 }
 
 }  // namespace
@@ -218,7 +236,7 @@ void text_report(const RunReport& rep, std::ostream& out) {
         for (const auto& r : rep.results)
             for (const auto& f : r.findings)
                 if (f.level == Level::recommended && (opt.verbose || shown++ < 50))
-                    out << "  WARN " << r.id << " [" << check_name(f.check) << "] " << f.message << "\n";
+                    out << "  WARN " << r.id << " " << finding_text(f) << "\n";
         if (!opt.verbose && shown > 50) out << "  ... " << shown - 50 << " more (--verbose, or see --json)\n";
     }
     if (s.info) {

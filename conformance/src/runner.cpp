@@ -64,30 +64,38 @@ bool is_failure_answer(Answer a) {
 // ---- plan ----------------------------------------------------------------------------------
 
 struct Plan {
-    std::vector<Case> cases;            // corpus and derived
+    std::vector<Case> cases;            // corpus, derived (those a filter selects) and large
     std::vector<const Case*> selected;  // in run order
+    std::set<std::string> planned;      // the id of every case the run makes, selected or not
 };
 
+// The filters pick cases before derived ones are made: a derived case no filter selects gets
+// neither bytes nor a reference answer, so `--max-derived 50000 --filter ID` costs one case's
+// memory (its id is still planned: an expected failure listed for it is not unknown).
 Plan plan(const Options& opt, const Corpus& corpus, std::uint64_t seed, bool streams) {
     Plan p;
+    std::vector<bool> used(opt.filters.size(), false);
+    auto take = [&](const std::string& id) {
+        p.planned.insert(id);
+        bool selected = opt.filters.empty();
+        for (std::size_t i = 0; i < opt.filters.size(); ++i)
+            if (glob_match(opt.filters[i], id)) selected = used[i] = true;
+        return selected;
+    };
     p.cases = corpus.cases;
     if (opt.derived && opt.max_derived > 0) {
         DeriveOptions d;
         d.max_per_kind = opt.max_derived;
         d.seed = seed;
         d.streams = streams;
+        d.keep = take;
         auto more = derive_cases(corpus.cases, d);
         p.cases.insert(p.cases.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
     }
     if (opt.large)
         for (Case& c : large_cases()) p.cases.push_back(std::move(c));
-    std::vector<bool> used(opt.filters.size(), false);
-    for (const auto& c : p.cases) {
-        bool take = opt.filters.empty();
-        for (std::size_t i = 0; i < opt.filters.size(); ++i)
-            if (glob_match(opt.filters[i], c.id)) take = used[i] = true;
-        if (take) p.selected.push_back(&c);
-    }
+    for (const auto& c : p.cases)
+        if (take(c.id)) p.selected.push_back(&c);
     for (std::size_t i = 0; i < opt.filters.size(); ++i)
         if (!used[i]) throw std::runtime_error("--filter '" + opt.filters[i] + "' matches no case");
     return p;
@@ -160,14 +168,19 @@ void execute(const Options& opt, const Plan& p, Testee& testee, const std::map<s
             CaseResult r = classify(c, o, copt);
             if (in_process_large && !skipped)
                 r.findings.push_back({Level::info, Check::verdict,
-                                      "not run: the reference codec in-process would hold the whole input; --large runs through an adapter"});
+                                      "not run: the reference codec in-process would hold the whole input; --large runs through an adapter",
+                                      c.rules.empty() ? std::string() : c.rules.front(), "(top level)"});
             // The decode -> encode round trip is one more request in every mode (a persistent testee
             // numbers its answers, or, under protocol 1, gets one request at a time).
-            if (!skipped) check_round_trip(c, o, testee, w, i, r);  // writer_check.cpp
+            std::string round_trip_written;
+            if (!skipped) check_round_trip(c, o, testee, w, i, r, round_trip_written);  // writer_check.cpp
             if (r.status == Status::fail && !expected.count(r.id)) failing++;
             if (r.status == Status::fail && c.kind == CaseKind::encode && o.status == Answer::accept) {
                 std::lock_guard<std::mutex> lock(written_mutex);
                 written[i] = std::move(o.out);
+            } else if (r.status == Status::fail && !round_trip_written.empty()) {
+                std::lock_guard<std::mutex> lock(written_mutex);
+                written[i] = std::move(round_trip_written);
             }
             rep.results[i] = std::move(r);
             done++;
@@ -277,8 +290,7 @@ void settle_support(const Options& opt, const Plan& p, const Testee& testee, con
 
 // Listed ids that match no planned case (before --filter): a typo, a stale id, a stray byte.
 void apply_expected_failures(const std::map<std::string, std::string>& expected, const Plan& p, RunReport& rep) {
-    std::set<std::string> planned;
-    for (const Case& c : p.cases) planned.insert(c.id);
+    const std::set<std::string>& planned = p.planned;
     std::set<std::string> ran;
     for (auto& r : rep.results) {
         ran.insert(r.id);
@@ -332,7 +344,7 @@ void save_failure_files(const Options& opt, const Plan& p, const std::map<std::s
         return (dir / (name + ext)).string();
     };
     for (std::size_t i = 0; i < p.selected.size(); ++i) {
-        const CaseResult& r = rep.results[i];
+        CaseResult& r = rep.results[i];
         if (r.status != Status::fail && r.status != Status::xfail) continue;
         const Case& c = *p.selected[i];
         std::vector<std::pair<std::string, std::string>> files;
@@ -348,11 +360,22 @@ void save_failure_files(const Options& opt, const Plan& p, const std::map<std::s
             write_file(files.back().second, c.input);
         }
         if (auto w = written.find(i); w != written.end()) {
+            // What the encoder wrote, and the bytes it should have written: the case's expected
+            // file (an encode case), its input (a valid decode case's round trip) or, with none in
+            // the corpus, the reference's canonical bytes saved beside it.
             files.emplace_back("written", file_of(c.id, ".written.ondc"));
             fs::create_directories(dir);
             write_file(files.back().second, w->second);
+            const std::string& in_corpus = c.kind == CaseKind::encode ? c.expected_path
+                                           : c.verdict == CaseVerdict::valid ? c.input_path : std::string();
+            if (!in_corpus.empty()) {
+                files.emplace_back("expected", (fs::absolute(opt.corpus_dir) / in_corpus).lexically_normal().string());
+            } else if (auto canonical = c.kind == CaseKind::decode ? canonical_bytes(c) : std::nullopt) {
+                files.emplace_back("expected", file_of(c.id, ".expected.ondc"));
+                write_file(files.back().second, *canonical);
+            }
         }
-        if (!files.empty()) rep.saved[c.id] = std::move(files);
+        r.saved = std::move(files);
     }
 }
 

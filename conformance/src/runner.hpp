@@ -75,9 +75,6 @@ struct RunReport {
     // Operations of which no case was checked, and why ("no --stream-decoder", "the testee answered
     // 'unsupported' ..."): reported as not tested. Decode among them fails the run.
     std::map<std::string, std::string> not_tested;
-    // Files written next to the reports so that a failure can be reproduced by hand, per case id:
-    // a derived or fuzz case's input, a large case's recipe, an encoder's output (label, path).
-    std::map<std::string, std::vector<std::pair<std::string, std::string>>> saved;
     RunSummary summary;
     double seconds = 0;
 };

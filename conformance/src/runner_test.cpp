@@ -232,7 +232,7 @@ TEST(Faulty, AnUnknownErrorCodeIsRecommendedOnly) {
     EXPECT_FALSE(r.has_finding("invalid/crc/mismatch", "required", "unknown-code"));
     EXPECT_EQ(r.result("invalid/crc/mismatch")["status"], "pass");
     EXPECT_NE(r.out.find("WARN invalid/crc/mismatch [unknown-code] error code 'x\\xC0\\x80y' is not in the error table "
-                         "(docs/error-codes.md)\n"),
+                         "(docs/error-codes.md) (protocol)\n"),
               std::string::npos)
         << r.out;
     // A code that is in the table but not the expected one is a reason finding, never unknown-code.

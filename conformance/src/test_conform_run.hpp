@@ -15,6 +15,7 @@
 #include "cases.hpp"
 #include "conform_cli.hpp"
 #include "test_fixture.hpp"
+#include "ond/ond.hpp"
 
 namespace ond::conformance::test_run {
 
@@ -88,6 +89,19 @@ inline ConformRun conform(std::vector<std::string> args, bool with_corpus = true
     r.last_line = trimmed.substr(trimmed.rfind('\n') + 1);
     if (fs::exists(json_path)) r.results = nlohmann::json::parse(read_file(json_path));
     return r;
+}
+
+// Where the reference finds the fault of a fixture case's input file: "byte N", as a finding's
+// field names it.
+inline std::string fault_byte(const std::string& case_file) {
+    const std::string bytes = read_file(fixture() + "/cases/" + case_file);
+    try {
+        (void)ond::decode(std::as_bytes(std::span(bytes.data(), bytes.size())));
+    } catch (const ond::Error& e) {
+        return "byte " + std::to_string(e.offset());
+    }
+    ADD_FAILURE() << case_file << " decodes";
+    return {};
 }
 
 inline std::string with_fault(const std::string& fault, const std::string& op) { return adapter + " --fault " + fault + " " + op; }

@@ -47,20 +47,46 @@ RefAnswer from_error(const ond::Error& e) {
     a.code = std::string(e.code());
     a.message = e.what();
     a.impl_defined = e.verdict() == ErrorVerdict::implementation_defined;
+    a.offset = e.offset();
+    a.path = e.path();
+    return a;
+}
+
+// Thrown by the capped sink: the JSON would pass the cap.
+struct JsonCapReached {};
+
+// Appends content JSON to `out` and stops (JsonCapReached) before it passes `cap` bytes.
+void append_capped(const Container& c, std::string& out, std::size_t cap) {
+    json::write_json(c, [&](std::string_view piece) {
+        if (piece.size() > cap - std::min(cap, out.size())) throw JsonCapReached{};
+        out.append(piece);
+    });
+}
+
+RefAnswer too_large(std::size_t cap) {
+    RefAnswer a;
+    a.too_large = true;
+    a.message = "the reference's content JSON for this input exceeds " + std::to_string(cap) + " bytes";
     return a;
 }
 
 }  // namespace
 
-RefAnswer reference_decode(std::string_view bytes) {
+std::size_t reference_json_cap(std::size_t input_size) { return (std::size_t{1} << 20) + 64 * input_size; }
+
+RefAnswer reference_decode(std::string_view bytes) { return reference_decode(bytes, reference_json_cap(bytes.size())); }
+
+RefAnswer reference_decode(std::string_view bytes, std::size_t json_cap) {
     try {
         Container c = ond::decode(as_bytes(bytes.data(), bytes.size()));
         RefAnswer a;
         a.accept = true;
-        a.out = json::to_json(c);
+        append_capped(c, a.out, json_cap);
         return a;
     } catch (const ond::Error& e) {
         return from_error(e);
+    } catch (const JsonCapReached&) {
+        return too_large(json_cap);
     }
 }
 
@@ -96,9 +122,11 @@ RefAnswer reference_stream(std::string_view bytes) {
         pos += n;
         return n;
     });
+    const std::size_t cap = reference_json_cap(bytes.size());
     try {
         while (auto c = reader.next()) {
-            a.out += json::to_json(*c);
+            append_capped(*c, a.out, cap);
+            if (a.out.size() == cap) throw JsonCapReached{};
             a.out += '\n';
         }
         a.accept = true;
@@ -106,6 +134,8 @@ RefAnswer reference_stream(std::string_view bytes) {
         RefAnswer r = from_error(e);
         r.out = std::move(a.out);
         return r;
+    } catch (const JsonCapReached&) {
+        return too_large(cap);
     }
     return a;
 }
@@ -137,7 +167,8 @@ public:
         }
         auto t0 = std::chrono::steady_clock::now();
         RefAnswer a = reference_answer(op, input.held);
-        o.status = a.accept ? Answer::accept : Answer::reject;
+        o.status = a.accept ? Answer::accept : a.too_large ? Answer::output : Answer::reject;
+        if (a.too_large) o.detail = a.message;
         o.out = std::move(a.out);
         o.code = std::move(a.code);
         o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

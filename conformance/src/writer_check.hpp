@@ -2,6 +2,8 @@
 // decode -> encode round trip of every accepted valid and non-canonical case.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "classify.hpp"
@@ -22,8 +24,13 @@ void add_impl_writer_findings(const Case& c, std::string_view got, CaseResult& r
 
 // For an accepted valid or non-canonical corpus decode case that passed: encodes the testee's
 // decoded content with the testee's own encoder (when it has one) and requires the canonical
-// bytes (Check::round_trip). Updates r's findings and status.
+// bytes (Check::round_trip). Updates r's findings and status; when the round trip fails, what
+// the encoder wrote goes to `written` (saved next to the reports).
 void check_round_trip(const Case& c, const TesteeResult& decoded, Testee& testee, unsigned worker, std::size_t case_index,
-                      CaseResult& r);
+                      CaseResult& r, std::string& written);
+
+// The canonical bytes of a decode case's content: a valid case's input, else the reference's
+// encoding of its expected content; nullopt when there is none.
+std::optional<std::string> canonical_bytes(const Case& c);
 
 }  // namespace ond::conformance

@@ -259,11 +259,14 @@ TEST(RoundTrip, ReEncodedBytesAreJudgedRuleByRule) {
     unused.utf16.push_back(false);
     FixedEncoder bad(unused.bytes());
     CaseResult r;
-    check_round_trip(c, decoded, bad, 0, 0, r);
+    std::string written;
+    check_round_trip(c, decoded, bad, 0, 0, r, written);
     EXPECT_EQ(bad.last_input, *c.expected);  // the testee's own decoded content goes back in
+    EXPECT_EQ(written, unused.bytes());       // what it wrote, to be saved next to the reports
     ASSERT_EQ(r.findings.size(), 1u);
     EXPECT_EQ(r.findings[0].level, Level::required);
     EXPECT_EQ(r.findings[0].check, Check::round_trip);
+    EXPECT_EQ(r.findings[0].rule, "W3");
     EXPECT_EQ(r.findings[0].message.substr(0, 96),
               "writer rule W3-unused (required): W3: string table entry 3 'zz' is not referenced by the body; f");
     EXPECT_EQ(r.status, Status::fail);
@@ -272,7 +275,9 @@ TEST(RoundTrip, ReEncodedBytesAreJudgedRuleByRule) {
     mode1.mode1 = true;
     FixedEncoder lax(mode1.bytes());
     CaseResult r2;
-    check_round_trip(c, decoded, lax, 0, 0, r2);
+    std::string written2;
+    check_round_trip(c, decoded, lax, 0, 0, r2, written2);
+    EXPECT_EQ(written2, "");  // a recommended finding: the case passes, nothing is saved
     ASSERT_EQ(r2.findings.size(), 1u);
     EXPECT_EQ(r2.findings[0].level, Level::recommended);
     EXPECT_EQ(r2.status, Status::pass);
@@ -280,14 +285,16 @@ TEST(RoundTrip, ReEncodedBytesAreJudgedRuleByRule) {
 
     FixedEncoder exact(canonical);
     CaseResult r3;
-    check_round_trip(c, decoded, exact, 0, 0, r3);
+    std::string written3;
+    check_round_trip(c, decoded, exact, 0, 0, r3, written3);
     EXPECT_TRUE(r3.findings.empty());
     EXPECT_EQ(r3.recommended_pass, 1);
 
     c.verdict = CaseVerdict::invalid;  // only accepted valid and non-canonical cases go round
     FixedEncoder never("x");
     CaseResult r4;
-    check_round_trip(c, decoded, never, 0, 0, r4);
+    std::string written4;
+    check_round_trip(c, decoded, never, 0, 0, r4, written4);
     EXPECT_TRUE(never.last_input.empty());
 }
 
