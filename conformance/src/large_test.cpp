@@ -77,11 +77,11 @@ TEST(Large, InProcessTheyAreSkippedWithTheReason) {
 // and reported; the testee is the run's (so --memory-limit holds); its text is escaped.
 TEST(FuzzPhase, DisagreementsAreCasesOfTheRunAndTheMemoryLimitHolds) {
     const std::string out = work_dir() + "/fuzz-limit";
-    // A clean adapter that first touches 320 MiB: under a 256 MiB cap the runner kills it (a crash),
+    // A clean adapter that first touches 96 MiB: under a 64 MiB cap the runner kills it (a crash),
     // under the default cap (at least 1 GiB) it goes on to answer as the reference does.
     const std::string decoder =
-        "python3 -c 'b = bytearray(320 << 20)\nfor i in range(0, len(b), 4096): b[i] = 1' && exec " + adapter + " decode";
-    ConformRun r = conform({"--no-derived", "--filter", "valid/text/boom", "--max-consecutive-failures", "0", "--memory-limit", "256",
+        "python3 -c 'b = bytearray(96 << 20)\nfor i in range(0, len(b), 4096): b[i] = 1' && exec " + adapter + " decode";
+    ConformRun r = conform({"--no-derived", "--filter", "valid/text/boom", "--max-consecutive-failures", "0", "--memory-limit", "64",
                             "--decoder", decoder, "--fuzz", "1", "--fuzz-out", out, "--seed", "3"});
     EXPECT_EQ(r.code, 1) << r.out << r.err;
     expect_consistent_last_line(r);
