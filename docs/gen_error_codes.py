@@ -32,7 +32,7 @@ VERDICTS = {
 NO_CASE = {
     "content.invalid-string": "a C++ caller stores bytes in a model string that are not WTF-8, e.g. a lone 0xFF byte",
     "content.bad-string-id": "a C++ caller gives a token a string id that its container's store never handed out",
-    "content.inconsistent": "a C++ caller adds a Doc with 3 tokens but only 2 lemmas to a container, or entities without setting `has_ents`",
+    "content.inconsistent": "a C++ caller adds a Doc with 3 tokens but only 2 lemmas to a container",
     "content.too-large": "a C++ caller asks for a text whose UTF-8 form is longer than the u32 section length allows",
 }
 
