@@ -109,7 +109,9 @@ TEST(Bounds, TheReferencesInProcessAnswerIsCapped) {
     EXPECT_EQ(r.status, 0);
     EXPECT_GE(r.growth_kb, 0);
     // Memory figures hold in the build without sanitizers (ASan's quarantine keeps freed memory).
-    if (!test_support::address_sanitized) EXPECT_LT(r.growth_kb, 64 * 1024) << "KiB";  // the decoded container and one capped answer
+    if (!test_support::address_sanitized) {
+        EXPECT_LT(r.growth_kb, 64 * 1024) << "KiB";  // the decoded container and one capped answer
+    }
     // The in-process reference as a testee answers [output], naming the cap.
     auto reference = make_reference_testee();
     const TesteeResult o = reference->run(Op::decode, input, 0, RunContext{});
@@ -135,7 +137,9 @@ TEST(Bounds, AFilterChoosesDerivedCasesBeforeTheyAreMade) {
     });
     EXPECT_EQ(r.status, 0);
     EXPECT_GE(r.growth_kb, 0);
-    if (!test_support::address_sanitized) EXPECT_LT(r.growth_kb, 16 * 1024) << "KiB";  // measured: 10 MiB
+    if (!test_support::address_sanitized) {
+        EXPECT_LT(r.growth_kb, 16 * 1024) << "KiB";  // measured: 10 MiB
+    }
     // The derivation alone: keeping one case of ten thousand per kind holds a small part of what
     // keeping them all holds.
     Corpus corpus = load_corpus(fixture());
