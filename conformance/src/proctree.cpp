@@ -15,13 +15,15 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <thread>
 
 namespace ond::conformance {
 
 namespace {
 
-std::mutex roots_mutex;
-std::map<pid_t, std::uint64_t> roots;  // live root pid -> serial
+// Never destroyed: the reaping thread may still look at them while the process exits.
+std::mutex& roots_mutex = *new std::mutex;
+std::map<pid_t, std::uint64_t>& roots = *new std::map<pid_t, std::uint64_t>;  // live root pid -> serial
 
 // A small /proc file, read with one open/read/close (no iostreams: this runs every few ms).
 std::string slurp(const std::string& path, std::size_t cap = 65536) {
@@ -130,8 +132,29 @@ Sharing sharing_of(pid_t child, pid_t parent) {
 
 }  // namespace
 
+namespace {
+
+// Orphans handed to the runner (their subreaper) are reaped as they come while any testee runs,
+// not only when a case's I/O loop comes round: a process that forks and exits in a loop hands
+// over a zombie per hop, faster than a loop that waits on a slow testee looks.
+[[noreturn]] void reap_while_testees_run() {
+    for (;;) {
+        ::usleep(1000);
+        std::lock_guard lock(roots_mutex);
+        if (roots.empty()) continue;  // nothing of ours is running: the process's own children are its own
+        for (pid_t p : children_of(::getpid()))
+            if (!roots.count(p) && state_of(p) == 'Z') ::waitpid(p, nullptr, WNOHANG);
+    }
+}
+
+}  // namespace
+
 bool become_subreaper() {
-    static const bool ok = ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+    static const bool ok = [] {
+        const bool set = ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+        if (set) std::thread(reap_while_testees_run).detach();
+        return set;
+    }();
     return ok;
 }
 

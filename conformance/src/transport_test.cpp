@@ -32,20 +32,22 @@ TEST(Frame, RequestHeadersOfBothVersions) {
 }
 
 TEST(Frame, RequestsAndResponsesReadBack) {
-    auto rq = frame::parse_request("E\x09\0\0\0{}"s, 2);
+    const std::string request = "E\x09\0\0\0{}"s;  // the parsed request views these bytes
+    auto rq = frame::parse_request(request, 2);
     ASSERT_TRUE(rq);
     EXPECT_EQ(rq->op, 'E');
     EXPECT_EQ(rq->number, 9u);
     EXPECT_EQ(rq->input, "{}");
-    EXPECT_FALSE(frame::parse_request("E\x09\0\0"s, 2));
+    EXPECT_FALSE(frame::parse_request(std::string_view("E\x09\0\0", 4), 2));
     EXPECT_EQ(frame::parse_request("E{}", 1)->input, "{}");
     EXPECT_EQ(frame::response_prefix(2, 9, frame::reject), "\x09\0\0\0\x01"s);
-    auto rs = frame::parse_response("\x09\0\0\0\x01" "a.b\nx"s, 2);
+    const std::string response = "\x09\0\0\0\x01" "a.b\nx"s;
+    auto rs = frame::parse_response(response, 2);
     ASSERT_TRUE(rs);
     EXPECT_EQ(rs->number, 9u);
     EXPECT_EQ(rs->status, 1);
     EXPECT_EQ(rs->body, "a.b\nx");
-    EXPECT_FALSE(frame::parse_response("\x09\0\0\0"s, 2));
+    EXPECT_FALSE(frame::parse_response(std::string_view("\x09\0\0\0", 4), 2));
     EXPECT_EQ(frame::reject_body("a.b", ""), "a.b");
     EXPECT_EQ(frame::reject_body("a.b", "{}\n"), "a.b\n{}\n");
 }

@@ -94,7 +94,7 @@ Verdict stream_whole(const std::vector<std::byte>& b, std::uint64_t* last_start 
     std::size_t pos = 0;
     ond::StreamReader r([&](std::byte* dst, std::size_t max) -> std::size_t {
         const std::size_t n = std::min(max, b.size() - pos);
-        std::memcpy(dst, b.data() + pos, n);
+        if (n) std::memcpy(dst, b.data() + pos, n);
         pos += n;
         return n;
     });
@@ -126,7 +126,7 @@ std::vector<std::byte> slurp(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     const std::string s((std::istreambuf_iterator<char>(in)), {});
     std::vector<std::byte> b(s.size());
-    std::memcpy(b.data(), s.data(), s.size());
+    if (!s.empty()) std::memcpy(b.data(), s.data(), s.size());  // an empty file: no buffer to copy to
     return b;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <string_view>
 
 namespace ond::conformance::frame {
@@ -41,6 +42,10 @@ struct Request {
 };
 // Reads a request payload (the frame without its length). Empty when it is too short.
 std::optional<Request> parse_request(std::string_view payload, int version);
+// The parsed frames view the payload: a temporary string would leave them dangling.
+template <class S>
+    requires std::is_same_v<S, std::string>
+std::optional<Request> parse_request(S&& payload, int version) = delete;
 
 // A response payload's bytes up to its body: the number (version 2) and the status byte.
 std::string response_prefix(int version, std::uint32_t number, unsigned char status);
@@ -55,6 +60,9 @@ struct Response {
 // The size a response payload needs at least (number and status byte).
 std::size_t response_min_size(int version);
 std::optional<Response> parse_response(std::string_view payload, int version);
+template <class S>
+    requires std::is_same_v<S, std::string>
+std::optional<Response> parse_response(S&& payload, int version) = delete;
 
 // Blocking reading and writing on a stdio stream, for adapters (`ond serve`, the test adapters).
 enum class ReadStatus { frame, end, truncated };
