@@ -152,10 +152,10 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
                 err << "ond conform: --html-merge OUT needs result files (written by --json)\n";
                 return 2;
             }
-            std::vector<MatrixColumn> cols;
-            for (const auto& f : merge_inputs) cols.push_back(column_from_json_file(f));
-            write_file(html_merge, html_matrix(cols));
-            out << "wrote " << html_merge << ": " << cols.size() << " implementations\n";
+            std::vector<RunReport> runs;
+            for (const auto& f : merge_inputs) runs.push_back(read_results_json(f));
+            write_file(html_merge, html_matrix(runs));
+            out << "wrote " << html_merge << ": " << runs.size() << " implementations\n";
             return 0;
         }
         if (!merge_inputs.empty()) {

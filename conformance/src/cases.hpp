@@ -31,7 +31,10 @@ struct GeneratedInput {
 
 const char* origin_name(Origin o) noexcept;
 
-struct Case {
+// What a case is, apart from its bytes: the manifest entry's identity and files (a case made at run
+// time keeps those of the corpus case it was made from). A Case is one, and so is its CaseResult:
+// every report reads these fields from the result, never from a copy kept in step by hand.
+struct CaseInfo {
     std::string id;
     CaseKind kind = CaseKind::decode;
     std::string area;
@@ -40,6 +43,12 @@ struct Case {
     std::string description;
     std::string input_path;             // relative to the corpus (derived: the source's)
     std::string expected_path, if_accepted_path, listing_path;  // relative to the corpus; "" if none
+    std::string error;                  // expected error code, "" if none
+    Origin origin = Origin::corpus;
+    std::string source;                 // derived: the corpus case it was made from
+};
+
+struct Case : CaseInfo {
     std::string input;                  // bytes (decode, stream) or content JSON (encode)
     std::optional<std::string> expected;  // decode: content JSON; stream: JSON lines; encode: bytes
     std::optional<std::string> if_accepted;  // the if-accepted file's bytes (impl cases)
@@ -47,13 +56,10 @@ struct Case {
     // of sections 6 and 7 in a record) and their paths.
     std::vector<std::string> if_accepted_also;
     std::vector<std::string> if_accepted_also_paths;
-    std::string error;                  // expected error code, "" if none
     bool canonical = false;
     bool expect_accept = true;          // what the reference does (and so what strict demands)
 
     // Derived cases.
-    Origin origin = Origin::corpus;
-    std::string source;                 // the corpus case it was made from
     bool check_reason = true;           // compare the testee's error code with `error`
     bool check_memory = false;          // hold the testee's peak RSS to the bound
 

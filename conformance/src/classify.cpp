@@ -379,9 +379,7 @@ private:
 
 CaseResult classify(const Case& c, const TesteeResult& o, const ClassifyOptions& opt) {
     CaseResult r;
-    r.id = c.id, r.area = c.area, r.origin = c.origin, r.source = c.source, r.description = c.description;
-    r.input_path = c.input_path, r.expected_error = c.error, r.kind = c.kind, r.verdict = c.verdict, r.rules = c.rules;
-    r.expected_path = c.expected_path, r.if_accepted_path = c.if_accepted_path, r.listing_path = c.listing_path;
+    static_cast<CaseInfo&>(r) = c;
     r.answer = o.status;
     r.error_code = capped(o.code);
     r.peak_kb = o.peak_kb;

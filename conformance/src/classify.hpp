@@ -61,15 +61,9 @@ enum class Status : std::uint8_t {
 };
 const char* status_name(Status s) noexcept;
 
-struct CaseResult {
-    // What the case was (copied, so results outlive the corpus).
-    std::string id, area, source, description, input_path, expected_error;
-    std::string expected_path, if_accepted_path, listing_path;  // the case's files, relative to the corpus
-    Origin origin = Origin::corpus;
-    CaseKind kind = CaseKind::decode;
-    CaseVerdict verdict = CaseVerdict::valid;
-    std::vector<std::string> rules;
-    // What happened.
+// A case (what it was: CaseInfo, without its bytes, so results outlive the corpus) and what
+// happened. Every report is written from these alone; --html-merge reads them back from JSON.
+struct CaseResult : CaseInfo {
     Status status = Status::pass;
     Answer answer = Answer::crash;
     std::string error_code;    // the testee's `error: CODE`, escaped

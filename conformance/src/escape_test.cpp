@@ -132,23 +132,18 @@ TEST(Escape, FindingsQuoteAtMostAFewHundredBytesOfTesteeText) {
 }
 
 TEST(Escape, FieldPathOfAHugeKeyNeitherRecursesNorIsShownWhole) {
-    MatrixColumn col;
-    col.name = "t";
-    MatrixColumn::Row row;
-    row.area = "valid";
-    row.kind = "decode";
-    row.verdict = "valid";
-    col.rows["valid/x"] = row;
-    MatrixColumn::Cell cell;
-    cell.status = "fail";
-    cell.answer = "accept";
+    RunReport run;
+    run.options.name = "t";
+    CaseResult r;
+    r.id = "valid/x", r.area = "valid";
+    r.status = Status::fail, r.answer = Answer::accept;
     // A 60,000-letter name ending in a path step is a path; one before ": " without a step is not.
     const std::string letters(60000, 'k');
     // The classifier takes a finding's field from its message (difference_path).
     for (const std::string& message : {letters + ": " + letters + ".x[12]: expected 1, got 2", std::string("doc.tokens[2].conf: expected 1, got 2")})
-        cell.findings.push_back({"required", "content", message, "R3", difference_path(message)});
-    col.cells["valid/x"] = cell;
-    const std::string h = html_matrix({col});
+        r.findings.push_back({Level::required, Check::content, message, "R3", difference_path(message)});
+    run.results.push_back(r);
+    const std::string h = html_matrix({run});
     EXPECT_NE(h.find("at <code class=\"path\">" + letters + ".x[12]</code>"), std::string::npos);
     EXPECT_NE(h.find("at <code class=\"path\">doc.tokens[2].conf</code>"), std::string::npos);
 }
@@ -156,22 +151,25 @@ TEST(Escape, FieldPathOfAHugeKeyNeitherRecursesNorIsShownWhole) {
 // A merged result file chooses the case files and the rule documents: only relative paths below
 // the corpus become links.
 TEST(Escape, ResultFileValuesBecomeLinksOnlyWhenRelative) {
-    MatrixColumn col;
-    col.name = "t";
-    MatrixColumn::Row row;
-    row.area = "valid";
-    row.kind = "decode";
-    row.verdict = "valid";
-    row.rules = {"R1", "R2"};
-    row.files = {{"input", "javascript:alert(1)"}, {"expected", "https://example.com/x"}, {"listing", "/etc/passwd"},
-                 {"if-accepted", "cases/../../x"}, {"source input", "..\\x"}, {"source listing", "cases/valid/a.ondc"}};
-    col.rows["valid/x"] = row;
-    col.cells["valid/x"] = {"fail", "accept", "", {{"required", "verdict", "expected reject, got accept", "R1", "byte 0"}}, false};
-    col.rules["R1"] = {"one", "JaVaScRiPt:alert(2)"};
-    col.rules["R2"] = {"two", "docs/rulings.md#r2"};
+    RunReport run;
+    run.options.name = "t";
+    CaseResult r;
+    r.id = "valid/x", r.area = "valid";
+    r.rules = {"R1", "R2"};
+    r.input_path = "javascript:alert(1)", r.expected_path = "https://example.com/x", r.listing_path = "/etc/passwd";
+    r.if_accepted_path = "cases/../../x";
+    r.status = Status::fail, r.answer = Answer::accept;
+    r.findings.push_back({Level::required, Check::verdict, "expected reject, got accept", "R1", "byte 0"});
+    run.results.push_back(r);
+    CaseResult derived;  // a derived case links its source's files
+    derived.id = "derived/x", derived.area = "derived", derived.origin = Origin::bitflip, derived.source = "valid/x";
+    derived.input_path = "..\\x", derived.listing_path = "cases/valid/a.ondc";
+    derived.status = Status::fail, derived.answer = Answer::crash;
+    run.results.push_back(derived);
+    run.rules = {{"R1", "one", "JaVaScRiPt:alert(2)"}, {"R2", "two", "docs/rulings.md#r2"}};
     for (const std::string corpus : {"", "/srv/corpus"}) {
-        col.corpus = corpus;
-        const std::string h = html_matrix({col});
+        run.options.corpus_dir = corpus;
+        const std::string h = html_matrix({run});
         for (const char* bad : {"alert", "example.com", "passwd", "/x\"", "..", "\\x"})
             EXPECT_EQ(h.find(std::string("href=\"") + bad), std::string::npos) << bad;
         for (std::size_t at = h.find("href=\""); at != std::string::npos; at = h.find("href=\"", at + 1)) {
@@ -180,8 +178,10 @@ TEST(Escape, ResultFileValuesBecomeLinksOnlyWhenRelative) {
                         target == "file:///srv/corpus/cases/valid/a.ondc" || target == "file:///srv/docs/rulings.md#r2")
                 << target;
         }
-        EXPECT_NE(h.find(corpus.empty() ? "href=\"cases/valid/a.ondc\"" : "href=\"file:///srv/corpus/cases/valid/a.ondc\""),
+        EXPECT_NE(h.find(corpus.empty() ? "href=\"cases/valid/a.ondc\">source listing</a>" : "href=\"file:///srv/corpus/cases/valid/a.ondc\">source listing</a>"),
                   std::string::npos);
+        for (const char* shown : {"<span title=\"not a relative path: no link\">input</span>", "<span title=\"not a relative path: no link\">source input</span>"})
+            EXPECT_NE(h.find(shown), std::string::npos) << shown;
         if (!corpus.empty()) {
             EXPECT_NE(h.find("href=\"file:///srv/docs/rulings.md#r2\""), std::string::npos);
         }

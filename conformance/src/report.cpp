@@ -2,10 +2,12 @@
 
 #include <filesystem>
 #include <iomanip>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -23,20 +25,6 @@ std::string absolute_dir(const std::string& dir) {
     return ec ? dir : p.lexically_normal().string();
 }
 
-// The case's files under their keys in the JSON results, in the order the page lists them.
-std::vector<std::pair<const char*, const std::string*>> file_keys(const CaseResult& r) {
-    return {{"input", &r.input_path}, {"expected", &r.expected_path}, {"if_accepted", &r.if_accepted_path}, {"listing", &r.listing_path}};
-}
-
-// Labels on the page: a derived case's files are those of the corpus case it was made from.
-std::string file_label(const std::string& key, bool derived) {
-    std::string label = key == "if_accepted" ? "if-accepted" : key;
-    return derived ? "source " + label : label;
-}
-
-// Valid UTF-8 without control characters (but newlines and tabs): what every format can hold.
-// Testee bytes were escaped losslessly by the classifier already; this is idempotent on them.
-
 std::string findings_text(const CaseResult& r) {
     std::string t;
     for (const auto& f : r.findings) {
@@ -48,13 +36,19 @@ std::string findings_text(const CaseResult& r) {
 
 }  // namespace
 
+std::string corpus_path(const RunReport& rep) { return absolute_dir(rep.options.corpus_dir); }
+
+std::vector<std::pair<const char*, const std::string*>> case_files(const CaseInfo& c) {
+    return {{"input", &c.input_path}, {"expected", &c.expected_path}, {"if_accepted", &c.if_accepted_path}, {"listing", &c.listing_path}};
+}
+
 std::string results_json(const RunReport& rep) {
     nlohmann::json j;
     j["tool"] = "ond conform";
     j["name"] = rep.options.name.empty() ? rep.testee : rep.options.name;
     j["testee"] = safe(rep.testee);
     j["profile"] = profile_name(rep.options.profile);
-    j["corpus"] = {{"dir", safe(rep.options.corpus_dir)}, {"path", safe(absolute_dir(rep.options.corpus_dir))},
+    j["corpus"] = {{"dir", safe(rep.options.corpus_dir)}, {"path", safe(corpus_path(rep))},
                    {"corpus_version", rep.corpus_version}, {"format_version", rep.format_version}};
     j["seed"] = rep.seed;
     j["seed_origin"] = rep.seed_origin;
@@ -97,13 +91,13 @@ std::string results_json(const RunReport& rep) {
         for (const auto& [label, path] : r.saved) c["saved"][label] = safe(path);
         c["description"] = safe(r.description);
         nlohmann::json files = nlohmann::json::object();
-        for (const auto& [key, rel] : file_keys(r))
+        for (const auto& [key, rel] : case_files(r))
             if (!rel->empty()) files[key] = safe(*rel);
         c["files"] = std::move(files);
         c["status"] = status_name(r.status);
         c["answer"] = answer_name(r.answer);
         if (!r.xfail_reason.empty()) c["xfail_reason"] = safe(r.xfail_reason);
-        c["expected_error"] = r.expected_error.empty() ? nlohmann::json() : nlohmann::json(r.expected_error);
+        c["expected_error"] = r.error.empty() ? nlohmann::json() : nlohmann::json(r.error);
         c["error"] = r.error_code.empty() ? nlohmann::json() : nlohmann::json(safe_message(r.error_code));
         nlohmann::json fs = nlohmann::json::array();
         for (const auto& f : r.findings)
@@ -168,75 +162,103 @@ std::string junit_xml(const RunReport& rep) {
     return x.str();
 }
 
-MatrixColumn column_from_report(const RunReport& rep) {
-    MatrixColumn col;
-    col.name = rep.options.name.empty() ? rep.testee : rep.options.name;
-    col.testee = rep.testee;
-    col.summary = summary_line(rep.summary);
-    col.ok = rep.summary.ok;
-    col.seed = std::to_string(rep.seed);
-    col.profile = profile_name(rep.options.profile);
-    col.corpus = absolute_dir(rep.options.corpus_dir);
-    for (const auto& rule : rep.rules) col.rules[rule.id] = {rule.title, rule.doc};
-    for (const auto& r : rep.results) {
-        MatrixColumn::Cell cell{status_name(r.status), answer_name(r.answer), r.error_code, {}, r.recommended_fail > 0};
-        for (const auto& f : r.findings) cell.findings.push_back({level_name(f.level), check_name(f.check), f.message, f.rule, f.field});
-        col.cells[r.id] = std::move(cell);
-        MatrixColumn::Row row{r.area, kind_name(r.kind), verdict_name(r.verdict), r.description, r.expected_error, r.source, r.rules,
-                              {}, r.origin != Origin::corpus};
-        for (const auto& [key, rel] : file_keys(r))
-            if (!rel->empty()) row.files.emplace_back(file_label(key, row.derived), *rel);
-        col.rows[r.id] = std::move(row);
-    }
-    return col;
+namespace {
+
+// The value whose name is `name`, of an enum named by `name_of`; nullopt for none.
+template <class E>
+std::optional<E> enum_named(std::string_view name, const char* (*name_of)(E) noexcept) {
+    for (unsigned v = 0; v < 64; ++v)
+        if (name == name_of(static_cast<E>(v))) return static_cast<E>(v);
+    return std::nullopt;
 }
 
-MatrixColumn column_from_json_file(const std::string& path) {
+}  // namespace
+
+RunReport read_results_json(const std::string& path) {
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(read_file(path));
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(path + ": " + e.what());
     }
-    if (!j.contains("cases") || !j.contains("summary")) throw std::runtime_error(path + ": not a result file of ond conform --json");
+    if (!j.is_object() || !j.contains("cases") || !j["cases"].is_array() || !j.contains("summary") || !j["summary"].is_object())
+        throw std::runtime_error(path + ": not a result file of ond conform --json");
     auto str = [](const nlohmann::json& o, const char* key) {
         auto it = o.find(key);
         return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
     };
-    MatrixColumn col;
-    col.name = j.value("name", path);
-    col.testee = str(j, "testee");
-    col.summary = j["summary"].value("line", "");
-    col.ok = j["summary"].value("ok", false);
-    col.seed = j.contains("seed") ? j["seed"].dump() : "";
-    col.profile = str(j, "profile");
+    auto num = [](const nlohmann::json& o, const char* key) {
+        auto it = o.find(key);
+        return it != o.end() && it->is_number_integer() ? it->get<long long>() : 0LL;
+    };
+    auto strings = [&](const nlohmann::json& o, const char* key) {
+        std::vector<std::string> out;
+        if (auto it = o.find(key); it != o.end() && it->is_array())
+            for (const auto& v : *it)
+                if (v.is_string()) out.push_back(safe(v.get<std::string>()));
+        return out;
+    };
+    RunReport rep;
+    rep.options.name = safe(j.value("name", path));
+    rep.testee = safe(str(j, "testee"));
+    rep.options.profile = enum_named<Profile>(str(j, "profile"), profile_name).value_or(Profile::spec);
+    if (auto it = j.find("seed"); it != j.end() && it->is_number_unsigned()) rep.seed = it->get<std::uint64_t>();
     if (j.contains("corpus") && j["corpus"].is_object()) {
-        col.corpus = str(j["corpus"], "path");
-        if (col.corpus.empty()) col.corpus = absolute_dir(str(j["corpus"], "dir"));
+        const auto& c = j["corpus"];
+        rep.options.corpus_dir = safe(str(c, "path").empty() ? absolute_dir(str(c, "dir")) : str(c, "path"));
+        rep.corpus_version = safe(str(c, "corpus_version"));
     }
+    const auto& sj = j["summary"];
+    RunSummary& s = rep.summary;
+    s.passed = static_cast<int>(num(sj, "passed")), s.failed = static_cast<int>(num(sj, "failed"));
+    s.xfailed = static_cast<int>(num(sj, "expected_failures")), s.skipped = static_cast<int>(num(sj, "skipped"));
+    s.stale = static_cast<int>(num(sj, "stale")), s.info = static_cast<int>(num(sj, "informational"));
+    s.not_run = static_cast<int>(num(sj, "not_run")), s.recommended_pass = static_cast<int>(num(sj, "recommended_pass"));
+    s.recommended_fail = static_cast<int>(num(sj, "recommended_fail")), s.corpus_problems = static_cast<int>(num(sj, "corpus_problems"));
+    s.uncovered_rules = static_cast<int>(num(sj, "uncovered_rules"));
+    s.ok = sj.value("ok", false);
     if (j.contains("rule_coverage") && j["rule_coverage"].is_array())
-        for (const auto& rule : j["rule_coverage"]) col.rules[str(rule, "rule")] = {str(rule, "title"), str(rule, "doc")};
+        for (const auto& rule : j["rule_coverage"])
+            if (rule.is_object()) rep.rules.push_back({safe(str(rule, "rule")), safe(str(rule, "title")), safe(str(rule, "doc"))});
     for (const auto& c : j["cases"]) {
-        std::string id = str(c, "id");
-        MatrixColumn::Cell cell{str(c, "status"), str(c, "answer"), safe_message(str(c, "error")), {}, false};
+        if (!c.is_object()) throw std::runtime_error(path + ": a case is not an object");
+        CaseResult r;
+        r.id = safe(str(c, "id"));
+        auto must = [&](auto value, const char* key) {
+            if (!value) throw std::runtime_error(path + ": case " + r.id + " has " + key + " '" + safe(str(c, key)) + "', not one of ond conform's");
+            return *value;
+        };
+        r.kind = must(enum_named<CaseKind>(str(c, "kind"), corpus::kind_name), "kind");
+        r.verdict = must(enum_named<CaseVerdict>(str(c, "verdict"), corpus::verdict_name), "verdict");
+        r.status = must(enum_named<Status>(str(c, "status"), status_name), "status");
+        r.answer = must(enum_named<Answer>(str(c, "answer"), answer_name), "answer");
+        r.origin = enum_named<Origin>(c.value("origin", "corpus"), origin_name).value_or(Origin::corpus);
+        r.area = safe(str(c, "area")), r.description = safe(str(c, "description")), r.source = safe(str(c, "source"));
+        r.rules = strings(c, "rules");
+        r.error = safe(str(c, "expected_error"));
+        r.error_code = safe_message(str(c, "error"));
+        r.xfail_reason = safe(str(c, "xfail_reason"));
+        if (c.contains("files") && c["files"].is_object()) {
+            const auto& files = c["files"];
+            r.input_path = safe(str(files, "input")), r.expected_path = safe(str(files, "expected"));
+            r.if_accepted_path = safe(str(files, "if_accepted")), r.listing_path = safe(str(files, "listing"));
+        }
+        if (c.contains("saved") && c["saved"].is_object())
+            for (const auto& [label, saved] : c["saved"].items())
+                if (saved.is_string()) r.saved.emplace_back(safe(label), safe(saved.get<std::string>()));
         if (c.contains("findings") && c["findings"].is_array())
             for (const auto& f : c["findings"]) {
-                cell.findings.push_back({str(f, "level"), str(f, "check"), safe_message(str(f, "message")), safe(str(f, "rule")),
-                                         safe(str(f, "field"))});
-                cell.recommended = cell.recommended || cell.findings.back().level == "recommended";
+                if (!f.is_object()) continue;
+                Finding fd{must(enum_named<Level>(str(f, "level"), level_name), "level"), enum_named<Check>(str(f, "check"), check_name).value_or(Check::verdict),
+                           safe_message(str(f, "message")), safe(str(f, "rule")), safe(str(f, "field"))};
+                if (fd.level == Level::recommended) ++r.recommended_fail;
+                r.findings.push_back(std::move(fd));
             }
-        col.cells[id] = std::move(cell);
-        MatrixColumn::Row row{str(c, "area"), str(c, "kind"), str(c, "verdict"), str(c, "description"), str(c, "expected_error"),
-                              str(c, "source"), {}, {}, c.value("origin", "corpus") != "corpus"};
-        if (c.contains("rules") && c["rules"].is_array())
-            for (const auto& rule : c["rules"])
-                if (rule.is_string()) row.rules.push_back(rule.get<std::string>());
-        if (c.contains("files") && c["files"].is_object())
-            for (const char* key : {"input", "expected", "if_accepted", "listing"})
-                if (!str(c["files"], key).empty()) row.files.emplace_back(file_label(key, row.derived), str(c["files"], key));
-        col.rows[id] = std::move(row);
+        r.ms = c.value("ms", 0.0);
+        r.peak_kb = static_cast<long>(num(c, "rss_kb")), r.growth_kb = static_cast<long>(num(c, "growth_kb"));
+        rep.results.push_back(std::move(r));
     }
-    return col;
+    return rep;
 }
 
 }  // namespace ond::conformance

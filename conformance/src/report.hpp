@@ -1,16 +1,17 @@
-// The reporters of a run, side by side: the text report (stdout), JSON (all results), JUnit XML,
-// and a static HTML matrix of cases by testee that merges several JSON result files. Every text
+// The reporters of a run, side by side, each written from the RunReport alone (its CaseResults):
+// the text report (stdout), JSON (all results), JUnit XML, and a static HTML matrix of cases by
+// testee that merges several runs (read back from their JSON result files). Every text
 // that came from a testee was escaped by the classifier (escape.hpp), so each format holds it.
 #pragma once
 
 #include <iosfwd>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace ond::conformance {
 
+struct CaseInfo;
 struct Finding;
 struct RunReport;
 struct RunSummary;
@@ -27,48 +28,24 @@ std::string finding_text(const Finding& f);
 // Quoted for a POSIX shell when it needs to be: `it's` -> `'it'\''s'`.
 std::string shell_quote(const std::string& s);
 
+// A case's files under their keys in the JSON results ("input", "expected", "if_accepted",
+// "listing"), in the order the reports list them; a path is "" when the case has no such file.
+std::vector<std::pair<const char*, const std::string*>> case_files(const CaseInfo& c);
+
+// The run's corpus directory, absolute: the base of its case files' links.
+std::string corpus_path(const RunReport& rep);
+
 std::string results_json(const RunReport& rep);
 std::string junit_xml(const RunReport& rep);
 
-// One column of the matrix: a testee's results by case id, with what the page needs to show
-// each finding in full and link the case's files and rules.
-struct MatrixColumn {
-    std::string name;
-    std::string testee;
-    std::string summary;  // summary_line
-    std::string seed, profile;
-    std::string corpus;   // the corpus directory, absolute: the base of the case files' links
-    bool ok = false;
-    struct Finding {
-        std::string level, check, message;
-        std::string rule, field;  // the rule broken and where (classify.hpp's Finding)
-    };
-    struct Cell {
-        std::string status;   // pass fail xfail stale skip info not-run
-        std::string answer;   // accept reject crash timeout ...
-        std::string error;    // the testee's error code, "" if none
-        std::vector<Finding> findings;
-        bool recommended = false;  // a recommended-level finding
-    };
-    struct Row {
-        std::string area, kind, verdict, description, expected_error, source;
-        std::vector<std::string> rules;
-        std::vector<std::pair<std::string, std::string>> files;  // (label, path relative to the corpus)
-        bool derived = false;
-    };
-    struct RuleInfo {
-        std::string title, doc;  // doc: relative to the corpus's parent, as in rules.json
-    };
-    std::map<std::string, Cell> cells;
-    std::map<std::string, Row> rows;
-    std::map<std::string, RuleInfo> rules;
-};
-
-MatrixColumn column_from_report(const RunReport& rep);
-// Reads a file written by --json; throws std::runtime_error.
-MatrixColumn column_from_json_file(const std::string& path);
-// The self-contained results page (report_html.cpp): failures first, grouped by the rule broken, each
-// finding in full; then every case by area; filters by area, verdict and status.
-std::string html_matrix(const std::vector<MatrixColumn>& columns);
+// Reads back a file written by --json, for --html-merge: the run's name, testee, profile, seed,
+// corpus, summary and rules, and every case as the CaseResult it was written from. Text from the
+// file is made printable as the classifier makes a testee's (a merged file is anyone's); a case
+// whose kind, verdict, status or answer is not one of ours is refused. Throws std::runtime_error.
+RunReport read_results_json(const std::string& path);
+// The self-contained results page of one or more runs (report_html.cpp), a column per run:
+// failures first, grouped by the rule broken, each finding in full; then every case by area;
+// filters by area, verdict and status.
+std::string html_matrix(const std::vector<RunReport>& runs);
 
 }  // namespace ond::conformance

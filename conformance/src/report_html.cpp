@@ -14,13 +14,12 @@
 
 #include "escape.hpp"
 #include "report.hpp"
+#include "runner.hpp"
 
 namespace ond::conformance {
 
 namespace {
 
-using Row = MatrixColumn::Row;
-using Cell = MatrixColumn::Cell;
 
 std::string esc(const std::string& s) { return xml_escape(escape_text(s, false, true)); }
 
@@ -70,32 +69,59 @@ bool rule_less(const std::string& a, const std::string& b) {
     return key(a) < key(b);
 }
 
-std::string expected_text(const Row& row) {
-    std::string reject = "reject" + (row.expected_error.empty() ? std::string() : " with error " + row.expected_error);
-    bool accepts = row.verdict != "invalid" && row.expected_error.empty();
-    std::string accept = row.kind == "encode" ? "accept: the canonical bytes" : "accept, with the expected content";
-    if (row.verdict == "impl")
+std::string expected_text(const CaseInfo& row) {
+    std::string reject = "reject" + (row.error.empty() ? std::string() : " with error " + row.error);
+    bool accepts = row.verdict != CaseVerdict::invalid && row.error.empty();
+    std::string accept = row.kind == CaseKind::encode ? "accept: the canonical bytes" : "accept, with the expected content";
+    if (row.verdict == CaseVerdict::impl)
         return "implementation-defined: the reference " + (accepts ? std::string("accepts") : reject.replace(0, 6, "rejects")) +
                "; under --profile spec either verdict passes (an acceptance gives the if-accepted content)";
     return accepts ? accept : reject;
 }
 
-std::string got_text(const Cell& cell) { return cell.answer + (cell.error.empty() ? "" : " with error " + cell.error); }
-
-std::string css_class(const Cell& cell) {
-    if (cell.status == "fail" && (cell.answer == "crash" || cell.answer == "timeout")) return "crash";
-    if (cell.status == "pass" && cell.recommended) return "rec";
-    return cell.status;
+std::string got_text(const CaseResult& cell) {
+    return answer_name(cell.answer) + (cell.error_code.empty() ? "" : " with error " + cell.error_code);
 }
+
+bool has_recommended(const CaseResult& cell) { return cell.recommended_fail > 0; }
+
+std::string css_class(const CaseResult& cell) {
+    if (cell.status == Status::fail && (cell.answer == Answer::crash || cell.answer == Answer::timeout)) return "crash";
+    if (cell.status == Status::pass && has_recommended(cell)) return "rec";
+    return status_name(cell.status);
+}
+
+// Labels on the page: a derived case's files are those of the corpus case it was made from.
+std::vector<std::pair<std::string, std::string>> labelled_files(const CaseInfo& c) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [key, rel] : case_files(c)) {
+        if (rel->empty()) continue;
+        const std::string label = std::string_view(key) == "if_accepted" ? "if-accepted" : key;
+        out.emplace_back(c.origin == Origin::corpus ? label : "source " + label, *rel);
+    }
+    return out;
+}
+
+// A column of the page: a run, its cases by id.
+struct Column {
+    const RunReport* run;
+    std::string name;
+    std::map<std::string, const CaseResult*> cells;
+};
 
 class Page {
 public:
-    explicit Page(const std::vector<MatrixColumn>& cols) : cols_(cols) {
-        for (const auto& c : cols_) {
-            for (const auto& [id, row] : c.rows) rows_.emplace(id, &row);
-            for (const auto& [id, info] : c.rules)
-                if (!rules_.count(id) || rules_[id].doc.empty()) rules_[id] = info;
-            if (corpus_.empty()) corpus_ = c.corpus;
+    explicit Page(const std::vector<RunReport>& runs) {
+        for (const auto& run : runs) {
+            Column col{&run, run.options.name.empty() ? run.testee : run.options.name, {}};
+            for (const auto& r : run.results) {
+                col.cells.emplace(r.id, &r);
+                rows_.emplace(r.id, &r);
+            }
+            for (const auto& rule : run.rules)
+                if (!rules_.count(rule.id) || rules_[rule.id].doc.empty()) rules_[rule.id] = rule;
+            if (corpus_.empty() && !run.options.corpus_dir.empty()) corpus_ = corpus_path(run);
+            cols_.push_back(std::move(col));
         }
     }
 
@@ -117,16 +143,16 @@ private:
         for (const auto& c : cols_) {
             auto it = c.cells.find(id);
             if (it == c.cells.end()) continue;
-            s.insert(it->second.status);
-            if (it->second.recommended) s.insert("rec");
+            s.insert(status_name(it->second->status));
+            if (has_recommended(*it->second)) s.insert("rec");
         }
         std::string out;
         for (const auto& x : s) out += (out.empty() ? "" : " ") + x;
         return out;
     }
 
-    std::string data_attrs(const std::string& id, const Row& row) const {
-        return " data-id=\"" + esc(id) + "\" data-area=\"" + esc(row.area) + "\" data-verdict=\"" + esc(row.verdict) +
+    std::string data_attrs(const std::string& id, const CaseInfo& row) const {
+        return " data-id=\"" + esc(id) + "\" data-area=\"" + esc(row.area) + "\" data-verdict=\"" + verdict_name(row.verdict) +
                "\" data-status=\"" + esc(statuses(id)) + "\"";
     }
 
@@ -139,9 +165,9 @@ private:
         return "<a class=\"rule\" href=\"" + esc(file_url(doc)) + "\">" + esc(rule) + "</a>";
     }
 
-    std::string file_links(const Row& row) const {
+    std::string file_links(const CaseInfo& row) const {
         std::string s;
-        for (const auto& [label, rel] : row.files) {
+        for (const auto& [label, rel] : labelled_files(row)) {
             if (!linkable(rel)) {
                 s += "<span title=\"not a relative path: no link\">" + esc(label) + "</span> ";
                 continue;
@@ -153,9 +179,10 @@ private:
     }
 
     // A finding: its level and check, the rule it breaks (a link), where, and the message.
-    std::string finding_html(const MatrixColumn::Finding& f) const {
-        std::string lvl = f.level == "required" ? "req" : f.level == "recommended" ? "recf" : "inf";
-        return "<div class=\"fnd " + lvl + "\" data-rule=\"" + esc(f.rule) + "\"><b>" + esc(f.level) + " [" + esc(f.check) + "]</b>" +
+    std::string finding_html(const Finding& f) const {
+        std::string lvl = f.level == Level::required ? "req" : f.level == Level::recommended ? "recf" : "inf";
+        return "<div class=\"fnd " + lvl + "\" data-rule=\"" + esc(f.rule) + "\"><b>" + level_name(f.level) + " [" +
+               check_name(f.check) + "]</b>" +
                (f.rule.empty() ? "" : " breaks " + rule_link(f.rule)) +
                (f.field.empty() ? "" : " at <code class=\"path\">" + esc(f.field) + "</code>") + "<div class=\"msg\">" +
                esc(f.message) + "</div></div>";
@@ -186,20 +213,23 @@ private:
     void implementations() {
         h_ << "<h1>ONDC/ONDB conformance results</h1>\n<table>\n<tr><th>implementation</th><th>testee</th><th>profile</th>"
               "<th>seed</th><th>result</th></tr>\n";
-        for (const auto& c : cols_)
-            h_ << "<tr><td>" << esc(c.name) << "</td><td>" << esc(c.testee) << "</td><td>" << esc(c.profile) << "</td><td>"
-               << esc(c.seed) << "</td><td class=\"" << (c.ok ? "ok" : "bad") << "\">" << (c.ok ? "PASSED: " : "FAILED: ")
-               << esc(c.summary) << "</td></tr>\n";
+        for (const auto& c : cols_) {
+            const RunReport& run = *c.run;
+            const bool ok = run.summary.ok;
+            h_ << "<tr><td>" << esc(c.name) << "</td><td>" << esc(run.testee) << "</td><td>" << profile_name(run.options.profile)
+               << "</td><td>" << run.seed << "</td><td class=\"" << (ok ? "ok" : "bad") << "\">" << (ok ? "PASSED: " : "FAILED: ")
+               << esc(summary_line(run.summary)) << "</td></tr>\n";
+        }
         h_ << "</table>\n";
     }
 
     void filters() {
         std::set<std::string> areas, verdicts, statuses;
-        for (const auto& [id, row] : rows_) areas.insert(row->area), verdicts.insert(row->verdict);
+        for (const auto& [id, row] : rows_) areas.insert(row->area), verdicts.insert(verdict_name(row->verdict));
         for (const auto& c : cols_)
             for (const auto& [id, cell] : c.cells) {
-                statuses.insert(cell.status);
-                if (cell.recommended) statuses.insert("rec");
+                statuses.insert(status_name(cell->status));
+                if (has_recommended(*cell)) statuses.insert("rec");
             }
         auto select = [&](const char* id, const char* label, const std::set<std::string>& values) {
             h_ << "<label>" << label << " <select id=\"" << id << "\"><option value=\"\">all</option>";
@@ -229,10 +259,10 @@ private:
             bool failed = false;
             for (const auto& c : cols_) {
                 auto it = c.cells.find(id);
-                if (it == c.cells.end() || it->second.status != "fail") continue;
+                if (it == c.cells.end() || it->second->status != Status::fail) continue;
                 failed = true;
-                for (const auto& f : it->second.findings)
-                    if (f.level == "required" && !f.rule.empty()) broken.insert(f.rule);
+                for (const auto& f : it->second->findings)
+                    if (f.level == Level::required && !f.rule.empty()) broken.insert(f.rule);
             }
             if (!failed) continue;
             if (broken.empty()) broken.insert(row->rules.empty() ? std::string() : row->rules.front());
@@ -258,22 +288,22 @@ private:
         }
     }
 
-    void card(const std::string& id, const Row& row) {
+    void card(const std::string& id, const CaseInfo& row) {
         // Under a second rule the card has no id: the row's link goes to the first.
         const bool first = carded_.insert(id).second;
         h_ << "<div class=\"card\"" << (first ? " id=\"" + anchor("card-", id) + "\"" : std::string()) << data_attrs(id, row)
            << "><div><span class=\"cid\">"
            << esc(id) << "</span> <a href=\"#" << anchor("row-", id) << "\">row</a></div>\n<dl><dt>description</dt><dd>"
-           << esc(row.description) << "</dd><dt>kind</dt><dd>" << esc(row.kind) << ", " << esc(row.verdict)
+           << esc(row.description) << "</dd><dt>kind</dt><dd>" << kind_name(row.kind) << ", " << verdict_name(row.verdict)
            << (row.source.empty() ? "" : ", derived from " + esc(row.source)) << "</dd><dt>rules</dt><dd>";
         for (const auto& r : row.rules) h_ << rule_link(r) << " ";
         h_ << "</dd><dt>files</dt><dd class=\"files\">" << file_links(row) << "</dd><dt>expected</dt><dd>" << esc(expected_text(row)) << "</dd>";
         for (const auto& c : cols_) {
             auto it = c.cells.find(id);
             if (it == c.cells.end()) continue;
-            const Cell& cell = it->second;
+            const CaseResult& cell = *it->second;
             std::string who = cols_.size() > 1 ? " (" + esc(c.name) + ")" : "";
-            h_ << "<dt>got" << who << "</dt><dd><span class=\"" << css_class(cell) << "\">&nbsp;" << esc(cell.status) << "&nbsp;</span> "
+            h_ << "<dt>got" << who << "</dt><dd><span class=\"" << css_class(cell) << "\">&nbsp;" << status_name(cell.status) << "&nbsp;</span> "
                << esc(got_text(cell)) << "</dd>";
             if (!cell.findings.empty()) {
                 h_ << "<dt>findings" << who << "</dt><dd>";
@@ -287,7 +317,7 @@ private:
     void all_cases() {
         std::map<std::string, std::vector<std::string>> areas;
         std::map<std::string, bool> derived;
-        for (const auto& [id, row] : rows_) areas[row->area].push_back(id), derived[row->area] = row->derived;
+        for (const auto& [id, row] : rows_) areas[row->area].push_back(id), derived[row->area] = row->origin != Origin::corpus;
         h_ << "<h2>All cases by area</h2>\n";
         for (int pass = 0; pass < 2; ++pass)  // corpus areas first
             for (const auto& [area, ids] : areas) {
@@ -301,9 +331,9 @@ private:
             }
     }
 
-    void row(const std::string& id, const Row& r) {
+    void row(const std::string& id, const CaseInfo& r) {
         h_ << "<tr id=\"" << anchor("row-", id) << "\"" << data_attrs(id, r) << "><td class=\"id\">" << esc(id) << "</td><td>"
-           << esc(r.kind) << "</td><td>" << esc(r.verdict) << "</td><td>";
+           << kind_name(r.kind) << "</td><td>" << verdict_name(r.verdict) << "</td><td>";
         for (const auto& rule : r.rules) h_ << rule_link(rule) << " ";
         h_ << "</td>";
         std::string findings;
@@ -313,9 +343,9 @@ private:
                 h_ << "<td class=\"c skip\">-</td>";
                 continue;
             }
-            const Cell& cell = it->second;
-            std::string label = esc(cell.status == "skip" || cell.status == "not-run" ? cell.status : cell.answer);
-            if (cell.status == "fail") label = "<a href=\"#" + anchor("card-", id) + "\">" + label + "</a>";
+            const CaseResult& cell = *it->second;
+            std::string label = cell.status == Status::skip || cell.status == Status::not_run ? status_name(cell.status) : answer_name(cell.answer);
+            if (cell.status == Status::fail) label = "<a href=\"#" + anchor("card-", id) + "\">" + label + "</a>";
             h_ << "<td class=\"c " << css_class(cell) << "\">" << label << "</td>";
             for (const auto& f : cell.findings)
                 findings += (cols_.size() > 1 ? "<div>" + esc(c.name) + ":</div>" : std::string()) + finding_html(f);
@@ -349,9 +379,9 @@ private:
               "})();\n</script>\n";
     }
 
-    const std::vector<MatrixColumn>& cols_;
-    std::map<std::string, const Row*> rows_;  // the union of the columns' cases
-    std::map<std::string, MatrixColumn::RuleInfo> rules_;
+    std::vector<Column> cols_;
+    std::map<std::string, const CaseInfo*> rows_;  // the union of the columns' cases
+    std::map<std::string, Rule> rules_;
     std::set<std::string> carded_;  // cases whose card is on the page
     std::string corpus_;
     std::ostringstream h_;
@@ -359,6 +389,6 @@ private:
 
 }  // namespace
 
-std::string html_matrix(const std::vector<MatrixColumn>& columns) { return Page(columns).render(); }
+std::string html_matrix(const std::vector<RunReport>& runs) { return Page(runs).render(); }
 
 }  // namespace ond::conformance

@@ -220,6 +220,36 @@ TEST(Reports, JsonJunitHtmlAndMerge) {
     EXPECT_EQ(conform_run({"--html-merge", merged}, o4, e4), 2);
 }
 
+// Every report is written from the run's CaseResults: the page --html-merge makes of a run's
+// JSON is the page the run itself wrote, byte for byte (derived cases and a failure included).
+// A result file whose case names a status ond conform does not have is refused, not guessed at.
+TEST(Reports, TheMergedPageOfARunIsTheRunsOwnPage) {
+    const std::string json = work_dir() + "/own.json", html = work_dir() + "/own.html", merged = work_dir() + "/own-merged.html";
+    std::ostringstream o1, e1;
+    ASSERT_EQ(conform_run({"--corpus", fixture(), "--max-derived", "20", "--name", "nan-accepting", "--decoder",
+                           with_fault("nan-conf", "decode"), "--json", json, "--html", html, "-q"},
+                          o1, e1),
+              1)
+        << e1.str();
+    std::ostringstream o2, e2;
+    ASSERT_EQ(conform_run({"--html-merge", merged, json}, o2, e2), 0) << e2.str();
+    const std::string own = read_file(html);
+    EXPECT_NE(own.find("Failures: 1 case, by the rule broken"), std::string::npos);
+    EXPECT_NE(own.find("source input"), std::string::npos);  // a derived case's files are its source's
+    EXPECT_EQ(read_file(merged), own);
+
+    std::string text = read_file(json);
+    const std::string failed = "\"status\": \"fail\"";
+    const auto at = text.find(failed);
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, failed.size(), "\"status\": \"odd\"");
+    const std::string odd = work_dir() + "/odd.json";
+    write_file(odd, text);
+    std::ostringstream o3, e3;
+    EXPECT_EQ(conform_run({"--html-merge", merged, odd}, o3, e3), 2);
+    EXPECT_NE(e3.str().find("has status 'odd', not one of ond conform's"), std::string::npos) << e3.str();
+}
+
 std::string find_chromium() {
     std::string chromium;
     for (const char* name : {"chromium", "chromium-browser"})

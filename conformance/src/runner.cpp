@@ -513,7 +513,7 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
     }
     if (!opt.json.empty()) write_file(opt.json, results_json(rep));
     if (!opt.junit.empty()) write_file(opt.junit, junit_xml(rep));
-    if (!opt.html.empty()) write_file(opt.html, html_matrix({column_from_report(rep)}));
+    if (!opt.html.empty()) write_file(opt.html, html_matrix({rep}));
     out << final_line(rep.summary) << "\n";
     out.flush();
     return rep;
