@@ -11,8 +11,8 @@
 #include <CLI/CLI.hpp>
 
 #include "conform_cli.hpp"
-#include "report.hpp"
-#include "runner.hpp"
+#include "report/report.hpp"
+#include "suite/runner.hpp"
 
 #ifndef OND_DEFAULT_CORPUS_DIR
 #define OND_DEFAULT_CORPUS_DIR "corpus"

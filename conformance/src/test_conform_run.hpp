@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cases.hpp"
+#include "suite/cases.hpp"
 #include "conform_cli.hpp"
 #include "test_fixture.hpp"
 #include "ond/ond.hpp"

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cases.hpp"
+#include "suite/cases.hpp"
 #include "framing.hpp"
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"

@@ -9,7 +9,7 @@
 
 #include "check_switch.hpp"
 #include "ond/conformance.hpp"
-#include "testee.hpp"
+#include "suite/testee.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Entry points of the conformance library called by the `ond` tool (`ond conform`'s options are
-// the tool's: cli/conform_cli.hpp; the run itself is run_conformance, conformance/src/runner.hpp).
+// the tool's: cli/conform_cli.hpp; the run itself is run_conformance, conformance/src/suite/runner.hpp).
 #pragma once
 
 namespace ond::conformance {

@@ -33,7 +33,7 @@
 #include <string>
 #include <thread>
 
-#include "testee.hpp"
+#include "suite/testee.hpp"
 #include "transport/frame.hpp"
 
 namespace {

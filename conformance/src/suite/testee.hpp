@@ -1,0 +1,131 @@
+// What the runner talks to: the reference codec in-process, adapter commands (one process per
+// case), or one long-lived adapter process per worker speaking the framed protocol.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "transport/process.hpp"
+
+namespace ond::conformance {
+
+enum class Op : char { decode = 'D', encode = 'E', stream = 'S' };
+
+// What the testee did with a case.
+enum class Answer : std::uint8_t {
+    accept,       // exit 0 / status 0
+    reject,       // exit 1 / status 1
+    crash,        // a signal or another exit status
+    timeout,
+    protocol,     // a persistent testee broke the framing (PROTOCOL.md)
+    output,       // more output than the case's limit
+    unsupported,  // the testee has no adapter for this operation
+    start_error,  // the adapter could not be started at all
+    not_run,      // the run stopped before this case (--max-consecutive-failures)
+};
+const char* answer_name(Answer a) noexcept;
+
+// What the testee did with one case (its answer, output, error code and cost).
+struct TesteeResult {
+    using Status = Answer;
+    Answer status = Answer::crash;
+    std::string out;     // stdout (accept: the answer; stream reject: the lines before the fault)
+    std::string code;    // from `error: CODE` (reject)
+    std::string detail;  // crash / time-out / protocol details, with the first and last lines of stderr
+    bool memory_measured = false;
+    long peak_kb = 0;    // peak of the testee's process tree during the case
+    long growth_kb = 0;  // that peak over the testee's baseline (what the case itself cost)
+    double ms = 0;
+};
+
+inline const char* status_name(Answer a) noexcept { return answer_name(a); }
+
+// Parses a stderr text's first line for `error: CODE`.
+std::string parse_error_line(std::string_view err);
+
+// What the runner tells the testee about the case it runs.
+struct RunContext {
+    std::size_t case_index = 0;              // the case's place in the run (for late verdicts)
+    std::size_t output_limit = 256u << 20;   // stdout bytes (persistent: response payload bytes)
+    std::chrono::milliseconds timeout{0};    // this case's time-out; 0: the testee's (--timeout)
+};
+
+// A verdict that arrives after its case ran: bytes a persistent testee wrote when no response
+// was due void the answer of the case they followed.
+struct Amendment {
+    std::size_t case_index = 0;
+    TesteeResult outcome;
+};
+
+class Testee {
+public:
+    virtual ~Testee() = default;
+    virtual bool supports(Op op) const = 0;
+    // `worker` is the index of the calling thread (0 .. jobs-1). Every testee takes a streamed
+    // input (Input::next): per case it goes to stdin piece by piece, persistently into one frame
+    // (a larger input than the 4-byte length holds is a start_error, never sent); the in-process
+    // reference answers not_run ("too large to run in-process").
+    virtual TesteeResult run(Op op, const Input& input, unsigned worker, const RunContext& ctx) = 0;
+    TesteeResult run(Op op, std::string_view input, unsigned worker, const RunContext& ctx) {
+        return run(op, Input::of(input), worker, ctx);
+    }
+    virtual std::string describe() const = 0;
+    // The argv the testee runs for `op` (per case: that operation's command; persistent: the one
+    // long-lived command); empty for the in-process reference.
+    virtual std::vector<std::string> command(Op) const { return {}; }
+    virtual bool measures_memory() const { return false; }
+    // How the memory cap is enforced (for the report), "none" when there is none.
+    virtual std::string memory_cap() const { return "none"; }
+    // Small valid inputs per operation: what they cost is the testee's memory baseline.
+    virtual void set_baselines(const std::map<Op, std::string>&) {}
+    virtual long baseline_kb(Op) const { return 0; }
+    // Each live persistent process's own baseline (each is the least of three small requests);
+    // per case, the one baseline.
+    virtual std::vector<long> baselines_kb(Op op) const { return {baseline_kb(op)}; }
+    // Ends the testee's processes; returns the verdicts that changed meanwhile.
+    virtual std::vector<Amendment> finish() { return {}; }
+};
+
+// --- the reference codec as a testee, and the reference answers the checks compare with ---
+
+struct RefAnswer {
+    bool accept = false;
+    std::string out;         // decode: content JSON; encode: bytes; stream: JSON lines ('\n' after each)
+    std::string code;        // reject: error code
+    std::string message;     // reject: the codec's message
+    bool impl_defined = false;  // reject under an implementation-defined ruling
+    std::uint64_t offset = ~std::uint64_t{0};  // reject: the fault's byte offset in the input (none: ~0)
+    std::string path;        // reject of content (encode): the field at fault, "docs[0].tokens[3].head"
+    // The content JSON of accepted input would exceed reference_json_cap: `accept` is false, `out`
+    // empty, `message` says so. A few bytes can name one long string from every token.
+    bool too_large = false;
+};
+// The most content JSON the runner lets the reference write for an input: what a testee may
+// write (1 MiB + 64 x the input; classify.hpp's output_limit without the expected output).
+std::size_t reference_json_cap(std::size_t input_size);
+RefAnswer reference_decode(std::string_view bytes);
+RefAnswer reference_decode(std::string_view bytes, std::size_t json_cap);
+RefAnswer reference_encode(std::string_view content_json);
+RefAnswer reference_stream(std::string_view bytes);
+RefAnswer reference_answer(Op op, std::string_view input);
+
+std::unique_ptr<Testee> make_reference_testee();
+// Commands may be empty (that operation is then unsupported). Throws std::invalid_argument on
+// a command that cannot be split or whose program cannot be found. Commands with shell syntax
+// run under /bin/sh -c; the others are started directly. memory_limit_kb: the memory cap of each
+// testee process tree (SpawnLimits); 0: the default for `jobs` parallel testees
+// (default_memory_cap_kb); negative: none.
+std::unique_ptr<Testee> make_command_testee(const std::string& decoder, const std::string& encoder,
+                                            const std::string& stream_decoder,
+                                            std::chrono::milliseconds timeout, long memory_limit_kb = 0, unsigned jobs = 1);
+std::unique_ptr<Testee> make_persistent_testee(const std::string& command, unsigned workers,
+                                               std::chrono::milliseconds timeout, long memory_limit_kb = 0);
+
+}  // namespace ond::conformance

@@ -1,0 +1,331 @@
+// The transport layer: the frame codec, and the runner's processes against hostile adapters
+// (each test gives the runner an adapter that breaks one guarantee and asserts the exact verdicts).
+#include <dirent.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <memory>
+#include <cstdio>
+#include <thread>
+#include <fcntl.h>
+
+#include <gtest/gtest.h>
+
+#include "transport/process.hpp"
+#include "test_conform_run.hpp"
+#include "suite/testee.hpp"
+#include "transport/frame.hpp"
+
+namespace ond::conformance {
+namespace {
+
+using namespace std::string_literals;
+
+TEST(Frame, RequestHeadersOfBothVersions) {
+    EXPECT_EQ(frame::request_header('D', 1, 7, 3), "\x04\0\0\0D"s);
+    EXPECT_EQ(frame::request_header('S', 2, 0x01020304, 0), "\x05\0\0\0S\x04\x03\x02\x01"s);
+    // An input that cannot be framed has no header (the runner never sends it).
+    EXPECT_EQ(frame::request_header('D', 1, 0, 0xFFFFFFFFu), "");
+    EXPECT_EQ(frame::request_header('D', 1, 0, 0xFFFFFFFEu).size(), 5u);
+    EXPECT_EQ(frame::request_header('D', 2, 0, 0xFFFFFFFBu), "");
+    EXPECT_EQ(frame::request_header('D', 2, 0, 0xFFFFFFFAu).size(), 9u);
+}
+
+TEST(Frame, RequestsAndResponsesReadBack) {
+    const std::string request = "E\x09\0\0\0{}"s;  // the parsed request views these bytes
+    auto rq = frame::parse_request(request, 2);
+    ASSERT_TRUE(rq);
+    EXPECT_EQ(rq->op, 'E');
+    EXPECT_EQ(rq->number, 9u);
+    EXPECT_EQ(rq->input, "{}");
+    EXPECT_FALSE(frame::parse_request(std::string_view("E\x09\0\0", 4), 2));
+    EXPECT_EQ(frame::parse_request("E{}", 1)->input, "{}");
+    EXPECT_EQ(frame::response_prefix(2, 9, frame::reject), "\x09\0\0\0\x01"s);
+    const std::string response = "\x09\0\0\0\x01" "a.b\nx"s;
+    auto rs = frame::parse_response(response, 2);
+    ASSERT_TRUE(rs);
+    EXPECT_EQ(rs->number, 9u);
+    EXPECT_EQ(rs->status, 1);
+    EXPECT_EQ(rs->body, "a.b\nx");
+    EXPECT_FALSE(frame::parse_response(std::string_view("\x09\0\0\0", 4), 2));
+    EXPECT_EQ(frame::reject_body("a.b", ""), "a.b");
+    EXPECT_EQ(frame::reject_body("a.b", "{}\n"), "a.b\n{}\n");
+}
+
+TEST(Frame, TheHello) {
+    EXPECT_EQ(frame::hello_frame(), "\x02\0\0\0V2"s);
+    EXPECT_EQ(frame::classify_hello("\0" "2"s), frame::HelloAnswer::version2);
+    EXPECT_EQ(frame::classify_hello("\x02"), frame::HelloAnswer::version1);
+    EXPECT_EQ(frame::classify_hello("\x01whatever"), frame::HelloAnswer::version1);
+    EXPECT_EQ(frame::classify_hello("\0" "3"s), frame::HelloAnswer::invalid);
+    EXPECT_EQ(frame::classify_hello(""), frame::HelloAnswer::invalid);
+}
+
+TEST(Frame, StreamReadingStopsAtATruncatedFrameWithoutAllocatingItsLength) {
+    std::FILE* f = std::tmpfile();
+    ASSERT_TRUE(f);
+    ASSERT_TRUE(frame::write_frame(f, "D abc"));
+    ASSERT_TRUE(frame::write_length(f, 0xFFFFFFF0u));  // a length the rest never fills
+    std::fputs("xy", f);
+    std::rewind(f);
+    std::string p;
+    EXPECT_EQ(frame::read_frame(f, p), frame::ReadStatus::frame);
+    EXPECT_EQ(p, "D abc");
+    EXPECT_EQ(frame::read_frame(f, p), frame::ReadStatus::truncated);
+    EXPECT_LE(p.capacity(), (1u << 20) + 64);  // one step, not the declared 4 GiB
+    EXPECT_EQ(frame::read_frame(f, p), frame::ReadStatus::end);
+    std::fclose(f);
+}
+
+using namespace test_run;
+const std::string hostile = OND_HOSTILE_ADAPTER;
+
+std::string persistent_mode(const std::string& mode) { return hostile + " " + mode + " serve"; }
+
+std::vector<std::string> join_args(std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+std::size_t count_status(const ConformRun& r, const std::string& status) {
+    std::size_t n = 0;
+    for (const auto& c : r.results["cases"]) n += c["status"] == status;
+    return n;
+}
+
+// 24.1: the processes an adapter starts and keeps are the adapter. A wrapper's child (the usual
+// start of a JVM or .NET adapter) and a helper it asks on every request live as long as it does.
+TEST(Transport, AnAdapterBehindAShellWrapperPassesTheCorpusAndTheDerivedCases) {
+    ConformRun r = conform({"--persistent", "sh -c '" + persistent_mode("honest") + "; exit $?'"});
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(count_status(r, "fail"), 0u) << r.out;
+    EXPECT_GT(r.results["cases"].size(), 40u);  // the fixture corpus and its derived cases
+}
+
+TEST(Transport, AHelperKeptBetweenRequestsLivesAsLongAsTheAdapter) {
+    for (const auto& mode : {std::vector<std::string>{"--persistent", persistent_mode("helper")},
+                             std::vector<std::string>{"--max-derived", "20", "--decoder", hostile + " helper decode", "--stream-decoder",
+                                                      hostile + " helper stream"}}) {
+        ConformRun r = conform(mode);
+        EXPECT_EQ(r.code, 0) << r.out;
+        EXPECT_EQ(count_status(r, "fail"), 0u) << r.out;
+        EXPECT_GT(r.results["cases"].size(), 40u);
+    }
+}
+
+TEST(Transport, TheMemoryOfAWrappedAdapterIsTheTrees) {
+    ConformRun r = conform({"--no-derived", "--filter", "valid/document/basic", "--persistent",
+                            "sh -c '" + hostile + " touch 64 serve; exit $?'"});
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_GT(r.results["cases"][0]["rss_kb"].get<long>(), 64 * 1024);
+}
+
+// A /proc file (empty when its process is gone meanwhile).
+std::string proc_file(const std::string& path) {
+    std::string s;
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return s;
+    char buf[4096];
+    for (ssize_t r; (r = ::read(fd, buf, sizeof buf)) > 0;) s.append(buf, static_cast<std::size_t>(r));
+    ::close(fd);
+    return s;
+}
+
+// This process's children and the processes marked as this runner's testees: (alive, zombies).
+std::pair<int, int> leftovers() {
+    const std::string want = "OND_CONFORM_TESTEE=" + std::to_string(::getpid()) + ":";
+    const std::string me = std::to_string(::getpid());
+    int alive = 0, zombies = 0;
+    DIR* d = ::opendir("/proc");
+    while (dirent* e = d ? ::readdir(d) : nullptr) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+        const std::string st = proc_file(std::string("/proc/") + e->d_name + "/stat");
+        auto close = st.rfind(')');
+        if (close == std::string::npos || close + 4 >= st.size()) continue;
+        const bool zombie = st[close + 2] == 'Z';
+        const bool mine = st.compare(close + 4, me.size() + 1, me + " ") == 0;
+        const std::string s = zombie ? std::string() : proc_file(std::string("/proc/") + e->d_name + "/environ");
+        if (zombie && mine) ++zombies;
+        else if (!zombie && s.find(want) != std::string::npos) ++alive;
+    }
+    if (d) ::closedir(d);
+    return {alive, zombies};
+}
+
+// D16: a process that keeps forking and exiting is caught, in both modes, and the runner reaps
+// as it goes: the zombies it is handed never pile up, during the run or after it.
+TEST(Transport, AForkHoppingProcessDoesNotOutliveTheRun) {
+    for (const auto& mode : {std::vector<std::string>{"--persistent", persistent_mode("fork-hop")},
+                             std::vector<std::string>{"--max-derived", "10", "--decoder", hostile + " fork-hop decode"}}) {
+        std::atomic<bool> running{true};
+        std::atomic<int> most_zombies{0};
+        std::thread sampler([&] {
+            while (running) {
+                most_zombies = std::max(most_zombies.load(), leftovers().second);
+                ::usleep(5000);
+            }
+        });
+        ConformRun r = conform(join_args({"--filter", "valid/*", "--filter", "derived/*"}, mode));
+        running = false;
+        sampler.join();
+        EXPECT_EQ(r.code, 0) << r.out;
+        EXPECT_EQ(count_status(r, "fail"), 0u) << r.out;
+        EXPECT_GT(r.results["cases"].size(), 30u);
+        EXPECT_LT(most_zombies.load(), 60);
+        auto [alive, zombies] = leftovers();
+        EXPECT_EQ(alive, 0);
+        EXPECT_LT(zombies, 10);
+        ::usleep(100000);
+        EXPECT_EQ(leftovers().first, 0);
+    }
+}
+
+// D17: processes that do not exit at the end of their input get their grace (2 s) together, not
+// one after the other.
+TEST(Transport, PersistentProcessesAreEndedTogether) {
+    const auto t0 = std::chrono::steady_clock::now();
+    ConformRun r = conform({"--no-derived", "-j", "6", "--persistent", persistent_mode("linger")});
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_GE(s, 2.0);  // the grace was given
+    EXPECT_LT(s, 5.0);  // once: six processes one at a time take 12 s
+    EXPECT_EQ(leftovers().first, 0);
+}
+
+// 24.4: every testee runs under a memory cap by default, on its tree's memory, not its address
+// space: a runtime that reserves 8 GiB it never touches starts under a 256 MiB cap, and a tree
+// that touches more than the cap is killed with a verdict that says so, in both modes.
+TEST(Transport, TheDefaultMemoryCapIsSharedByTheJobsWithAFloor) {
+    const long one = default_memory_cap_kb(1), four = default_memory_cap_kb(4);
+    EXPECT_GE(four, 1L << 20);
+    EXPECT_GE(one, four);
+    EXPECT_LE(default_memory_cap_kb(100000), 1L << 20);
+    ConformRun r = conform({"--no-derived", "-j", "1", "--filter", "valid/document/basic", "--decoder", hostile + " honest decode"});
+    EXPECT_EQ(r.results["memory_cap"], describe_memory_cap(one)) << r.out;
+}
+
+TEST(Transport, AReservationIsNotMemoryButTouchedPagesAre) {
+    for (const auto& mode : {std::vector<std::string>{"--persistent", persistent_mode("reserve")},
+                             std::vector<std::string>{"--decoder", hostile + " reserve decode"}}) {
+        ConformRun r = conform(join_args({"--no-derived", "--memory-limit", "256", "--filter", "valid/*"}, mode));
+        EXPECT_EQ(r.code, 0) << r.out;
+        EXPECT_GE(count_status(r, "pass"), 3u);
+    }
+    for (const auto& mode : {std::vector<std::string>{"--persistent", persistent_mode("touch 300")},
+                             std::vector<std::string>{"--decoder", hostile + " touch 300 decode"}}) {
+        ConformRun r = conform(join_args({"--no-derived", "--memory-limit", "256", "--filter", "valid/document/basic"}, mode));
+        EXPECT_EQ(r.code, 1) << r.out;
+        const auto& c = r.result("valid/document/basic");
+        EXPECT_EQ(c["answer"], "crash");
+        ASSERT_EQ(c["findings"].size(), 1u);
+        EXPECT_EQ(c["findings"][0]["message"].get<std::string>().rfind("memory cap exceeded: the process tree held ", 0), 0u)
+            << c["findings"][0]["message"];
+        EXPECT_NE(c["findings"][0]["message"].get<std::string>().find("over the cap of 256 MiB"), std::string::npos);
+        EXPECT_EQ(leftovers().first, 0);
+    }
+}
+
+// D4: an adapter may answer before it has read all of a request; the runner still writes the
+// whole frame, so the adapter's next read is the next frame, not the rest of this one.
+TEST(Transport, AnEarlyAnswerDoesNotCostTheNextRequestItsFrame) {
+    PersistentProcess p(split_command(persistent_mode("early-answer")));
+    const std::string big(200u << 10, 'x');
+    auto a = p.request('D', big, std::chrono::seconds(10));
+    ASSERT_EQ(a.kind, PersistentProcess::Reply::Kind::answer) << a.detail;
+    EXPECT_EQ(a.payload, "\x01" + reference_decode(big).code);
+    const auto life = p.life();
+    auto b = p.request('D', "xyz", std::chrono::seconds(10));
+    ASSERT_EQ(b.kind, PersistentProcess::Reply::Kind::answer) << b.detail;
+    EXPECT_EQ(b.payload, "\x01" + reference_decode("xyz").code);
+    EXPECT_EQ(p.life(), life);
+    EXPECT_EQ(p.protocol(), 2);
+}
+
+// D5: a late second answer voids the case whose number it carries, not the latest one.
+TEST(Transport, ALateDuplicateVoidsTheCaseItsNumberNames) {
+    // Requests 1-9 are the baseline requests (three per operation), so the 12th answer is the third case's. Only cases the
+    // reference rejects are run: an accepted decode case costs a second request (the round trip).
+    ConformRun r = conform({"--no-derived", "-j", "1", "--filter", "invalid/*", "--filter", "impl/*", "--persistent",
+                            hostile + " late-duplicate 12 serve"});
+    EXPECT_EQ(r.code, 1);
+    const auto& cases = r.results["cases"];
+    ASSERT_GT(cases.size(), 5u);
+    // (Each fresh process does it again: its 12th answer is void each time.)
+    ASSERT_FALSE(r.failed_ids().empty()) << r.out;
+    EXPECT_EQ(r.failed_ids().front(), cases[2]["id"].get<std::string>()) << r.out;
+    EXPECT_EQ(cases[2]["answer"], "protocol");
+    EXPECT_NE(cases[2]["findings"][0]["message"].get<std::string>().find("the answer of request 12 is void"), std::string::npos);
+    EXPECT_EQ(cases[3]["status"], "pass");  // judged on its own answer, which came
+}
+
+// D6: an adapter that exits after a complete answer is told on the case it answered; the next
+// case goes to a fresh process and is judged on its own answer.
+TEST(Transport, AnExitBetweenRequestsIsToldOnTheCaseItFollowed) {
+    // Each process answers its nine baseline requests and two cases, then exits (cases of one
+    // request each: no accepted decode, which adds the round trip's request).
+    ConformRun r = conform({"--no-derived", "-j", "1", "--filter", "invalid/*", "--filter", "impl/*", "--persistent",
+                            hostile + " exit-after 11 serve"});
+    EXPECT_EQ(r.code, 1);
+    const auto& cases = r.results["cases"];
+    ASSERT_GT(cases.size(), 5u);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const bool second = i % 2 == 1 && i + 1 < cases.size();  // the last case's process ends at the end of input
+        EXPECT_EQ(cases[i]["status"], second ? "fail" : "pass") << i << r.out;
+        if (!second) continue;
+        EXPECT_EQ(cases[i]["answer"], "crash");
+        EXPECT_NE(cases[i]["findings"][0]["message"].get<std::string>().find("the adapter exited after this answer, before its end of input (exit status 0)"),
+                  std::string::npos) << cases[i]["findings"];
+    }
+}
+
+// D20: the hello waits as long as a case, so a slow start keeps version 2.
+TEST(Transport, ASlowStartStillGetsVersion2) {
+    PersistentProcess p(split_command(persistent_mode("slow-hello 5300")));
+    auto a = p.request('D', "xyz", std::chrono::seconds(8));
+    ASSERT_EQ(a.kind, PersistentProcess::Reply::Kind::answer) << a.detail;
+    EXPECT_EQ(p.protocol(), 2);
+}
+
+// A streamed input (the --large cases) through every testee: the pieces reach the adapter as one
+// input, per case and persistently; the in-process reference declines it.
+TEST(Transport, AStreamedInputReachesEveryKindOfTestee) {
+    const std::string whole = std::string(100000, 'O') + "NDC";
+    auto pieces = [&] {
+        auto at = std::make_shared<std::size_t>(0);
+        return [&whole, at]() -> std::string_view {
+            const std::size_t n = std::min<std::size_t>(7000, whole.size() - *at);
+            std::string_view piece(whole.data() + *at, n);
+            *at += n;
+            return piece;
+        };
+    };
+    const std::string want = reference_decode(whole).code;
+    ASSERT_FALSE(want.empty());
+    auto per_case = make_command_testee(hostile + " honest decode", "", "", std::chrono::seconds(10));
+    auto persistent = make_persistent_testee(persistent_mode("honest"), 1, std::chrono::seconds(10));
+    for (Testee* t : {per_case.get(), persistent.get()}) {
+        TesteeResult r = t->run(Op::decode, Input{{}, whole.size(), pieces()}, 0, RunContext{});
+        EXPECT_EQ(r.status, Answer::reject) << t->describe() << r.detail;
+        EXPECT_EQ(r.code, want) << t->describe();
+        // The same testee goes on with held inputs.
+        EXPECT_EQ(t->run(Op::decode, std::string_view("xyz"), 0, RunContext{}).code, reference_decode("xyz").code);
+    }
+    EXPECT_TRUE(persistent->finish().empty());
+    TesteeResult ref = make_reference_testee()->run(Op::decode, Input{{}, whole.size(), pieces()}, 0, RunContext{});
+    EXPECT_EQ(ref.status, Answer::not_run);
+    EXPECT_NE(ref.detail.find("too large to run in-process"), std::string::npos);
+}
+
+// D13: a baseline cannot be bought by touching memory on the first request of an operation only:
+// it is the least of three requests, so the 200 MiB the adapter spends on each invalid input is
+// charged.
+TEST(Transport, AFirstRequestCannotBuyTheMemoryBaseline) {
+    ConformRun r = conform({"--no-derived", "-j", "1", "--filter", "invalid/*", "--persistent", persistent_mode("touch-first")});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_FALSE(r.failed_ids().empty());
+    for (const auto& id : r.failed_ids()) EXPECT_TRUE(r.has_finding(id, "required", "memory")) << id;
+    EXPECT_LT(r.results["baseline_kb"]["decode"].get<long>(), 100 * 1024) << r.results["baseline_kb"];
+}
+
+}  // namespace
+}  // namespace ond::conformance
