@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "framing.hpp"
+#include "ond/inspect.hpp"
 #include "ond/ond.hpp"
 
 namespace ond::conformance {

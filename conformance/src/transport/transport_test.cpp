@@ -171,7 +171,10 @@ TEST(Transport, AForkHoppingProcessDoesNotOutliveTheRun) {
         EXPECT_EQ(r.code, 0) << r.out;
         EXPECT_EQ(count_status(r, "fail"), 0u) << r.out;
         EXPECT_GT(r.results["cases"].size(), 30u);
-        EXPECT_LT(most_zombies.load(), 60);
+        // Reaped as they come: a hopper makes thousands of zombies a second, and a reaper that
+        // waits for the case's own loop leaves them by the thousand; a few scheduler slices' worth
+        // may wait on a loaded machine.
+        EXPECT_LT(most_zombies.load(), 500);
         auto [alive, zombies] = leftovers();
         EXPECT_EQ(alive, 0);
         EXPECT_LT(zombies, 10);
