@@ -498,12 +498,19 @@ void check_builder(const Container& c) {
         const auto exact = tok.exact_text();
         if (!exact || exact->empty()) break;
         // token(word) finds whole tokens only: a token cut out of a word (not at the previous
-        // token's end) is refused with content.token-out-of-text, and the rebuild stops there.
+        // token's end) is refused with content.token-out-of-text. token_at then adds it where it
+        // lies, and the rebuild goes on; only tokens out of order (the format allows them, the
+        // builder does not) end it.
         std::optional<TokenBuilder> found;
         const Outcome r = capture([&] { found.emplace(b.token(*exact)); });
         if (!r.ok) {
             OND_FUZZ_CHECK_MSG(r.errc == Errc::content_token_out_of_text, "token(word) failed: " + r.describe());
-            break;
+            const auto at = static_cast<std::size_t>(exact->data() - v.text().data());
+            const Outcome placed = capture([&] { found.emplace(b.token_at(at, exact->size())); });
+            if (!placed.ok) {
+                OND_FUZZ_CHECK_MSG(placed.errc == Errc::content_token_order, "token_at of a document's token failed: " + placed.describe());
+                break;
+            }
         }
         TokenBuilder& t = *found;
         t.norm("n").lemma("l").pos("p").tag("t").dep("d").morph("m");

@@ -31,14 +31,8 @@ BinIndex& BinIndex::operator=(BinIndex&&) noexcept = default;
 
 void BinIndex::build(Bytes input) {
     s_->input = input;
-    detail::Cursor c(input);
-    const detail::Header h = detail::decode_header<detail::DecodeMode>(c, nullptr);
-    if (h.format != Format::ondb)
-        throw Error(Errc::header_bad_magic, 0, "a BinIndex indexes ONDB containers; this one is ONDC");
-    detail::check_container_size(h, input.size(), 0);
-    s_->crc = h.crc;
-    detail::Cursor body = c.sub(h.body_length);
-    detail::BinRecords bin = detail::decode_ondb_prologue<detail::DecodeMode>(body, s_->table, &s_->strings, nullptr);
+    auto [bin, crc] = detail::open_bin(input, s_->table, s_->strings, "a BinIndex indexes ONDB containers; this one is ONDC");
+    s_->crc = crc;
     // One span per record whose frame was read: the declared count allocates nothing. Each
     // record's place depends on the length before it, so the walk would wait on memory at every
     // record: the bytes a few KiB ahead are prefetched (records are contiguous).
@@ -52,7 +46,7 @@ void BinIndex::build(Bytes input) {
         s_->records.push_back(RecordSpan{f.offset, f.length});
     }
     detail::check_records_end(bin.records);
-    if (h.crc) detail::check_trailer<detail::DecodeMode>(input, 0, nullptr);
+    if (crc) detail::check_trailer<detail::DecodeMode>(input, 0, nullptr);
     // The table builds two lookups on first use (an error message may ask for an entry); made
     // now, so that concurrent decodes only read it.
     if (s_->table.count() > 0) {

@@ -12,31 +12,13 @@ namespace {
 
 using namespace ond::test;
 
-B indexed_record(std::string_view text, const std::vector<Tok>& toks, const std::vector<Ent>& ents = {}, bool with_ents = false) {
-    B r;
-    r.section(2, text_content(text));
-    r.section(3, tokens_content(toks));
-    if (with_ents) r.section(4, entities_content(ents));
-    return r;
-}
-
-Ctr indexed_bin(const std::vector<B>& records, std::initializer_list<std::string_view> strs = {"PER", "LOC"}) {
-    Ctr c("ONDB");
-    c.add(1, strings_content(strs));
-    B s5;
-    s5.u32(static_cast<std::uint32_t>(records.size()));
-    for (const auto& r : records) s5.u32(static_cast<std::uint32_t>(r.size())).append(r);
-    c.add(5, s5);
-    return c;
-}
-
 std::vector<B> some_records(std::size_t n) {
     std::vector<B> out;
     for (std::size_t i = 0; i < n; ++i) {
         switch (i % 3) {
-            case 0: out.push_back(indexed_record("Hello world", hello_tokens(), {{0, 1, 1, 0.5f}}, true)); break;
-            case 1: out.push_back(indexed_record("Hi", {{0, 2}})); break;
-            default: out.push_back(indexed_record("a b c", {{0, 1}, {1, 1}, {1, 1}}, {{1, 2, 2, 1.0f}}, true)); break;
+            case 0: out.push_back(bin_record("Hello world", hello_tokens(), {{0, 1, 1, 0.5f}}, true)); break;
+            case 1: out.push_back(bin_record("Hi", {{0, 2}})); break;
+            default: out.push_back(bin_record("a b c", {{0, 1}, {1, 1}, {1, 1}}, {{1, 2, 2, 1.0f}}, true)); break;
         }
     }
     return out;
@@ -48,7 +30,7 @@ std::string index_verdict(const std::function<void()>& f) {
 }
 
 TEST(BinIndex, OffsetsAreWhereTheSequentialWalkFindsTheRecords) {
-    const auto bytes = indexed_bin(some_records(7)).build(true);
+    const auto bytes = bin_container(some_records(7)).build(true);
     std::vector<RecordSpan> walked;  // inspect() reads the records one by one, as decode() does
     inspect(view(bytes), [&](const InspectEvent& e) {
         if (e.kind == InspectEvent::Kind::enter && e.name.rfind("record ", 0) == 0)
@@ -67,7 +49,7 @@ TEST(BinIndex, OffsetsAreWhereTheSequentialWalkFindsTheRecords) {
 }
 
 TEST(BinIndex, RangesDecodeToTheSequentialDocuments) {
-    const auto bytes = indexed_bin(some_records(8)).build();
+    const auto bytes = bin_container(some_records(8)).build();
     const Container whole = decode(view(bytes));
     const BinIndex index(view(bytes));
     EXPECT_TRUE(index.strings() == whole.strings);
@@ -96,8 +78,8 @@ TEST(BinIndex, RangesDecodeToTheSequentialDocuments) {
 
 TEST(BinIndex, ARangeReportsARecordsContentFaultAsDecodeDoes) {
     auto records = some_records(4);
-    records[2] = indexed_record("Hi", {{0, 3}});  // the token ends past the 2-unit text
-    const auto bytes = indexed_bin(records).build();
+    records[2] = bin_record("Hi", {{0, 3}});  // the token ends past the 2-unit text
+    const auto bytes = bin_container(records).build();
     const BinIndex index(view(bytes));  // the framing is sound
     const std::string whole = index_verdict([&] { (void)decode(view(bytes)); });
     EXPECT_EQ(whole.rfind("tokens.out-of-text@", 0), 0u) << whole;
@@ -114,7 +96,7 @@ TEST(BinIndex, ARangeReportsARecordsContentFaultAsDecodeDoes) {
 
 TEST(BinIndex, FramingFaultsAsTheSequentialReader) {
     // A record length past section 5, and bytes after the last record.
-    auto long_record = indexed_bin(some_records(3)).build();
+    auto long_record = bin_container(some_records(3)).build();
     const BinIndex ok_index(view(long_record));
     const std::size_t second = static_cast<std::size_t>(ok_index.record(1).offset);
     long_record[second] = 0xF0;
@@ -124,7 +106,7 @@ TEST(BinIndex, FramingFaultsAsTheSequentialReader) {
     Ctr c("ONDB");
     c.add(1, strings_content({}));
     B s5;
-    const B rec = indexed_record("Hi", {{0, 2}});
+    const B rec = bin_record("Hi", {{0, 2}});
     s5.u32(1).u32(static_cast<std::uint32_t>(rec.size())).append(rec).u8(0);
     const std::size_t at = c.add(5, s5);
     const auto trailing = c.build();
@@ -132,7 +114,7 @@ TEST(BinIndex, FramingFaultsAsTheSequentialReader) {
     EXPECT_EQ(index_verdict([&] { DocBinReader r(view(trailing)); while (r.next()) {} }), want);
     EXPECT_EQ(index_verdict([&] { BinIndex i(view(trailing)); }), want);
 
-    auto bad_crc = indexed_bin(some_records(2)).build(true);
+    auto bad_crc = bin_container(some_records(2)).build(true);
     bad_crc.back() ^= 1;
     EXPECT_EQ(index_verdict([&] { BinIndex i(view(bad_crc)); }), index_verdict([&] { (void)decode(view(bad_crc)); }));
     auto r = try_index(view(bad_crc));
@@ -149,7 +131,7 @@ TEST(BinIndex, FramingFaultsAsTheSequentialReader) {
 // decode()'s error exactly.
 TEST(BinIndex, EverySingleByteChangeGetsDecodesVerdict) {
     for (bool crc : {false, true}) {
-        const auto base = indexed_bin(some_records(3)).build(crc);
+        const auto base = bin_container(some_records(3)).build(crc);
         std::size_t checked = 0, by_index = 0;
         for (std::size_t i = 0; i < base.size(); ++i) {
             for (std::uint8_t v : {std::uint8_t(0x00), std::uint8_t(0x01), std::uint8_t(0x7F), std::uint8_t(0xFF),
@@ -185,7 +167,7 @@ TEST(BinIndex, EverySingleByteChangeGetsDecodesVerdict) {
 }
 
 TEST(BinIndex, ThreadsDecodeRangesOfOneIndexAtOnce) {
-    const auto bytes = indexed_bin(some_records(300)).build(true);
+    const auto bytes = bin_container(some_records(300)).build(true);
     const Container whole = decode(view(bytes));
     const BinIndex index(view(bytes));
     Container parts[2];
@@ -202,7 +184,7 @@ TEST(BinIndex, ThreadsDecodeRangesOfOneIndexAtOnce) {
 }
 
 TEST(BinIndex, KeepsBytesGivenToIt) {
-    const auto bytes = indexed_bin(some_records(5)).build();
+    const auto bytes = bin_container(some_records(5)).build();
     std::vector<std::byte> owned(reinterpret_cast<const std::byte*>(bytes.data()),
                                  reinterpret_cast<const std::byte*>(bytes.data()) + bytes.size());
     BinIndex moved(std::move(owned));
@@ -212,9 +194,9 @@ TEST(BinIndex, KeepsBytesGivenToIt) {
 
 TEST(DocBinReader, SkipChecksOnlyFramingAndGoesOn) {
     auto records = some_records(5);
-    records[1] = indexed_record("Hi", {{0, 3}});  // a bad record, skipped unread
-    const auto bytes = indexed_bin(records).build(true);
-    const Container good = decode(view(indexed_bin(some_records(5)).build(true)));
+    records[1] = bin_record("Hi", {{0, 3}});  // a bad record, skipped unread
+    const auto bytes = bin_container(records).build(true);
+    const Container good = decode(view(bin_container(some_records(5)).build(true)));
     DocBinReader r(view(bytes));
     ASSERT_TRUE(r.next());
     EXPECT_EQ(r.skip(2), 2u);
@@ -233,14 +215,14 @@ TEST(DocBinReader, SkipChecksOnlyFramingAndGoesOn) {
     EXPECT_EQ(seen, 3u);
 
     // Skipping past the end makes the end checks: the CRC here.
-    auto bad_crc = indexed_bin(some_records(3)).build(true);
+    auto bad_crc = bin_container(some_records(3)).build(true);
     bad_crc.back() ^= 1;
     DocBinReader c(view(bad_crc));
     EXPECT_EQ(index_verdict([&] { (void)c.skip(10); }), "crc.mismatch@" + std::to_string(bad_crc.size() - 4));
     EXPECT_EQ(index_verdict([&] { (void)c.next(); }), "crc.mismatch@" + std::to_string(bad_crc.size() - 4));
 
     // A framing fault found by a skip: the sequential reader's code and offset; try_skip says so.
-    auto long_record = indexed_bin(some_records(3)).build();
+    auto long_record = bin_container(some_records(3)).build();
     const std::size_t third = static_cast<std::size_t>(BinIndex(view(long_record)).record(2).offset);
     long_record[third + 1] = 0x7F;
     DocBinReader s(view(long_record));

@@ -34,16 +34,10 @@ DocBinReader::DocBinReader(std::vector<std::byte>&& bytes) : s_(std::make_unique
 
 void DocBinReader::open(Bytes input) {
     s_->input = input;
-    detail::Cursor c(input);
-    const detail::Header h = detail::decode_header<detail::DecodeMode>(c, nullptr);
-    if (h.format != Format::ondb)
-        throw Error(Errc::header_bad_magic, 0, "DocBinReader reads ONDB containers; this one is ONDC");
-    detail::check_container_size(h, input.size(), 0);
-    s_->crc = h.crc;
-    detail::Cursor body = c.sub(h.body_length);
-    detail::BinRecords bin = detail::decode_ondb_prologue<detail::DecodeMode>(body, s_->table, &s_->strings, nullptr);
-    s_->records = bin.records;
-    s_->count = bin.count;
+    const detail::OpenedBin opened = detail::open_bin(input, s_->table, s_->strings, "DocBinReader reads ONDB containers; this one is ONDC");
+    s_->crc = opened.crc;
+    s_->records = opened.bin.records;
+    s_->count = opened.bin.count;
 }
 
 DocBinReader::~DocBinReader() = default;

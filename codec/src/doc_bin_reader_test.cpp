@@ -9,31 +9,13 @@ namespace {
 
 using namespace ond::test;
 
-B record(std::string_view text, const std::vector<Tok>& toks, const std::vector<Ent>& ents = {}, bool with_ents = false) {
-    B r;
-    r.section(2, text_content(text));
-    r.section(3, tokens_content(toks));
-    if (with_ents) r.section(4, entities_content(ents));
-    return r;
-}
-
-Ctr bin(const std::vector<B>& records, std::initializer_list<std::string_view> strs = {"PER", "LOC"}) {
-    Ctr c("ONDB");
-    c.add(1, strings_content(strs));
-    B s5;
-    s5.u32(static_cast<std::uint32_t>(records.size()));
-    for (const auto& r : records) s5.u32(static_cast<std::uint32_t>(r.size())).append(r);
-    c.add(5, s5);
-    return c;
-}
-
 std::vector<B> three_records() {
-    return {record("Hello world", hello_tokens(), {{0, 1, 1, 0.5f}}, true), record("Hi", {{0, 2}}),
-            record("a b c", {{0, 1}, {1, 1}, {1, 1}}, {{1, 2, 2, 1.0f}}, true)};
+    return {bin_record("Hello world", hello_tokens(), {{0, 1, 1, 0.5f}}, true), bin_record("Hi", {{0, 2}}),
+            bin_record("a b c", {{0, 1}, {1, 1}, {1, 1}}, {{1, 2, 2, 1.0f}}, true)};
 }
 
 TEST(DocBinReader, R27_SameRecordsAsDecode) {
-    const auto bytes = bin(three_records()).build(true);
+    const auto bytes = bin_container(three_records()).build(true);
     const Container whole = decode(view(bytes));
     DocBinReader r(view(bytes));
     EXPECT_TRUE(r.crc());
@@ -55,7 +37,7 @@ TEST(DocBinReader, R27_SameRecordsAsDecode) {
 
 TEST(DocBinReader, ReusedDocIsResetBetweenRecords) {
     // Record 0 has entities, record 1 has none: the second next() must not keep them.
-    const auto bytes = bin(three_records()).build();
+    const auto bytes = bin_container(three_records()).build();
     DocBinReader r(view(bytes));
     Doc d;
     ASSERT_TRUE(r.next(d));
@@ -68,7 +50,7 @@ TEST(DocBinReader, ReusedDocIsResetBetweenRecords) {
 }
 
 TEST(DocBinReader, EmptyBin) {
-    const auto bytes = bin({}).build();
+    const auto bytes = bin_container({}).build();
     DocBinReader r(view(bytes));
     EXPECT_EQ(r.count(), 0u);
     EXPECT_FALSE(r.crc());
@@ -77,7 +59,7 @@ TEST(DocBinReader, EmptyBin) {
 }
 
 TEST(DocBinReader, R27_CrcVerdictAfterTheLastRecord) {
-    auto bytes = bin(three_records()).build(true);
+    auto bytes = bin_container(three_records()).build(true);
     bytes[bytes.size() - 1] ^= 0x55;
     DocBinReader r(view(bytes));
     Doc d;
@@ -90,8 +72,8 @@ TEST(DocBinReader, R27_CrcVerdictAfterTheLastRecord) {
 
 TEST(DocBinReader, R27_FaultInALaterRecordAfterEarlierOnesRead) {
     auto records = three_records();
-    records[2] = record("a b c", {{0, 1}, {1, 1}, {1, 1}}, {{1, 2, 0, 1.0f}}, true);  // label 0
-    const auto bytes = bin(records).build();
+    records[2] = bin_record("a b c", {{0, 1}, {1, 1}, {1, 1}}, {{1, 2, 0, 1.0f}}, true);  // label 0
+    const auto bytes = bin_container(records).build();
     auto whole = catch_error([&] { (void)decode(view(bytes)); });
     ASSERT_TRUE(whole);
     EXPECT_EQ(whole->code, "entities.label-missing");
@@ -107,8 +89,8 @@ TEST(DocBinReader, R27_FaultInALaterRecordAfterEarlierOnesRead) {
 
 TEST(DocBinReader, AFailedReaderRaisesTheSameErrorAgain) {
     auto records = three_records();
-    records[1] = record("Hi", {{0, 3}});  // token ends past the 2-unit text
-    const auto bytes = bin(records).build();
+    records[1] = bin_record("Hi", {{0, 3}});  // token ends past the 2-unit text
+    const auto bytes = bin_container(records).build();
     DocBinReader r(view(bytes));
     Doc d;
     ASSERT_TRUE(r.next(d));
@@ -126,7 +108,7 @@ TEST(DocBinReader, R27_TrailingBytesFoundByTheFinalCall) {
     Ctr c("ONDB");
     c.add(1, strings_content({}));
     B s5;
-    const B rec = record("Hi", {{0, 2}});
+    const B rec = bin_record("Hi", {{0, 2}});
     s5.u32(1).u32(static_cast<std::uint32_t>(rec.size())).append(rec);
     const std::size_t end = s5.size();
     s5.u8(0);
@@ -142,14 +124,14 @@ TEST(DocBinReader, R27_TrailingBytesFoundByTheFinalCall) {
 }
 
 TEST(DocBinReader, ConstructorChecksHeaderTableAndCount) {
-    auto bad_table = bin(three_records(), {}).build();
+    auto bad_table = bin_container(three_records(), {}).build();
     bad_table[kHeader + kFrame] = 5;  // the string count, with no bytes for it
     auto got = catch_error([&] { DocBinReader r(view(bad_table)); });
     ASSERT_TRUE(got);
     EXPECT_EQ(got->code, "table.count-out-of-range");
     EXPECT_EQ(got->offset, kHeader + kFrame);
 
-    auto short_input = bin(three_records()).build();
+    auto short_input = bin_container(three_records()).build();
     short_input.pop_back();
     got = catch_error([&] { DocBinReader r(view(short_input)); });
     ASSERT_TRUE(got);
@@ -179,7 +161,7 @@ std::string verdict_reader(const std::vector<std::uint8_t>& b, std::size_t* reco
 
 TEST(DocBinReader, R27_EverySingleByteChangeGetsTheSameVerdict) {
     for (bool crc : {false, true}) {
-        const auto base = bin(three_records()).build(crc);
+        const auto base = bin_container(three_records()).build(crc);
         std::size_t checked = 0, rejected = 0;
         for (std::size_t i = 0; i < base.size(); ++i) {
             for (std::uint8_t v : {std::uint8_t(0x00), std::uint8_t(0x01), std::uint8_t(0x03), std::uint8_t(0x7F),
@@ -201,7 +183,7 @@ TEST(DocBinReader, R27_EverySingleByteChangeGetsTheSameVerdict) {
 }
 
 TEST(DocBinReader, R27_EveryCutGetsTheSameVerdict) {
-    const auto base = bin(three_records()).build(true);
+    const auto base = bin_container(three_records()).build(true);
     for (std::size_t n = 0; n < base.size(); ++n) {
         std::vector<std::uint8_t> cut(base.begin(), base.begin() + static_cast<std::ptrdiff_t>(n));
         std::size_t records = 0;

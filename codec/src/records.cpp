@@ -299,6 +299,15 @@ BinRecords decode_ondb_prologue(Cursor& body, TableView& table, StringStore* str
     fail(Errc::section_missing, body.offset(), "the records section (id 5) is missing from an ONDB body");
 }
 
+OpenedBin open_bin(Bytes input, TableView& table, StringStore& strings, const char* refusal) {
+    Cursor c(input);
+    const Header h = decode_header<DecodeMode>(c, nullptr);
+    if (h.format != Format::ondb) throw Error(Errc::header_bad_magic, 0, refusal);
+    check_container_size(h, input.size(), 0);
+    Cursor body = c.sub(h.body_length);
+    return OpenedBin{decode_ondb_prologue<DecodeMode>(body, table, &strings, nullptr), h.crc};
+}
+
 void check_records_end(const Cursor& records) {
     if (OND_CHECK(Errc::bin_trailing_bytes, !records.empty()))
         fail(Errc::bin_trailing_bytes, records.offset(),

@@ -169,6 +169,13 @@ struct BinRecords {
 };
 template <class M>
 BinRecords decode_ondb_prologue(Cursor& body, TableView& table, StringStore* strings, Tracer* tr);
+// An ONDB opened as the bin readers (DocBinReader, BinIndex) open one: the header (an ONDC is
+// refused with `refusal` as the message), the container's size (R28), then the body's prologue.
+struct OpenedBin {
+    BinRecords bin;
+    bool crc;
+};
+OpenedBin open_bin(Bytes input, TableView& table, StringStore& strings, const char* refusal);
 // After the last record: the records must fill section 5 exactly (bin.trailing-bytes).
 void check_records_end(const Cursor& records);
 // One record's frame, its content unread: the u32 length checked as decode_record checks it

@@ -271,6 +271,26 @@ inline B span_groups_content(const std::vector<Grp>& groups) {
 
 // The document most tests start from: text "Hello world", two tokens (0..5, 6..11), no
 // attributes, token 0 is the root and the head of token 1, sentence start + inside, mode 0.
+// One record of an ONDB (sections 2 and 3, and 4 when asked), and an ONDB of records with a
+// string table: the bins the bin reader and index tests build.
+inline B bin_record(std::string_view text, const std::vector<Tok>& toks, const std::vector<Ent>& ents = {}, bool with_ents = false) {
+    B r;
+    r.section(2, text_content(text));
+    r.section(3, tokens_content(toks));
+    if (with_ents) r.section(4, entities_content(ents));
+    return r;
+}
+
+inline Ctr bin_container(const std::vector<B>& records, std::initializer_list<std::string_view> strs = {"PER", "LOC"}) {
+    Ctr c("ONDB");
+    c.add(1, strings_content(strs));
+    B s5;
+    s5.u32(static_cast<std::uint32_t>(records.size()));
+    for (const auto& r : records) s5.u32(static_cast<std::uint32_t>(r.size())).append(r);
+    c.add(5, s5);
+    return c;
+}
+
 inline std::vector<Tok> hello_tokens() {
     Tok a{0, 5, {}, 0, 1};
     Tok b{1, 5, {}, -1, 2};
