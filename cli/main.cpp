@@ -34,7 +34,7 @@
 #include "conform_cli.hpp"
 #include "ond/conformance.hpp"
 #include "ond/text_escape.hpp"
-#include "ond/corpus_main.hpp"
+#include "corpus_cli.hpp"
 
 #ifndef OND_VERSION
 #define OND_VERSION "unknown"
@@ -427,9 +427,29 @@ int cmd_inspect(const std::string& file, bool stream) {
 
 // ---- the tools of other libraries ----------------------------------------------------------
 
+// `ond serve`: no options but --help; the loop is the conformance library's.
+int serve_command(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "-h" || a == "--help") {
+            std::printf(
+                "usage: ond serve\n"
+                "Answers framed requests on stdin with the reference codec (the persistent adapter protocol of\n"
+                "docs/protocol.md): each request and each response is a 4-byte little-endian length and a\n"
+                "payload; a request is one op byte (D decode, E encode, S stream) and the input; a response is\n"
+                "a status byte (0 accept, 1 reject) and the output (accept) or the error code (reject). After the\n"
+                "hello request 'V2' it speaks version 2: a request number follows the op byte and leads the response.\n");
+            return 0;
+        }
+        std::fprintf(stderr, "ond serve: unknown argument '%s' (see --help)\n", argv[i]);
+        return 2;
+    }
+    return ond::conformance::serve();
+}
+
 int forward(const std::string& word, int argc, char** argv) {
     if (word == "conform") return ond::conformance::conform_main(argc, argv);
-    if (word == "serve") return ond::conformance::serve_main(argc, argv);
+    if (word == "serve") return serve_command(argc, argv);
     return ond::corpus::corpus_main(argc, argv);
 }
 

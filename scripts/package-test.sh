@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
-# The tool alone, packaged and installed: builds the `tool` preset (a compiler, CMake, CLI11,
-# nlohmann-json, libcrypto and zlib; no tests, benchmarks or fuzzers), makes the .deb with cpack,
-# unpacks it into a scratch root with `dpkg -x`, and runs the installed `ond conform` against the
-# reference codec over the installed corpus (found beside the binary, with no OND_CORPUS_DIR).
-# Prints the package's name and the run's last line; exits non-zero unless the run PASSED.
+# The tool alone, packaged and installed: makes the .deb with cpack, unpacks it into a scratch
+# root with `dpkg -x`, and runs the installed `ond conform` against the reference codec over the
+# installed corpus (found beside the binary, with no OND_CORPUS_DIR). Prints the package's name and
+# the run's last line; exits non-zero unless the run PASSED.
+#   scripts/package-test.sh [BUILD_DIR]
+# Without BUILD_DIR it builds the `tool` preset (a compiler, CMake, CLI11, nlohmann-json, libcrypto
+# and zlib; no tests, benchmarks or fuzzers). With one (CI passes its default build, whose `ond` is
+# built the same way) it packages that build: only the `tool` component goes into the package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-launcher=()
-if command -v ccache >/dev/null; then
-  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+build=${1:-}
+if [ -z "$build" ]; then
+  launcher=()
+  if command -v ccache >/dev/null; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  fi
+  cmake --preset tool "${launcher[@]}" >/dev/null
+  cmake --build --preset tool -j"${OND_JOBS:-$(nproc)}"
+  build=build/tool
 fi
-cmake --preset tool "${launcher[@]}" >/dev/null
-cmake --build --preset tool -j"${OND_JOBS:-$(nproc)}"
-(cd build/tool && rm -f ond_*.deb && cpack -G DEB >/dev/null)
-deb=$(ls build/tool/ond_*.deb)
+(cd "$build" && rm -f ond_*.deb && cpack -G DEB >/dev/null)
+deb=$(ls "$build"/ond_*.deb)
 echo "package: $deb"
 
 root=$(mktemp -d)

@@ -57,8 +57,8 @@ python3 fuzz/oss-fuzz-emulate.py --seconds "${OND_FUZZ_SECONDS:-2}" --afl-second
 step "fuzz power, the short subset (fuzz/power.sh --ci)"
 fuzz/power.sh --ci
 
-step "the tool alone, packaged (.deb), installed and run"
-bash scripts/package-test.sh
+step "the tool alone, packaged (.deb) from the default build, installed and run"
+bash scripts/package-test.sh build/default
 
 if [ -n "${OND_FUZZ_SMOKE_SECONDS:-}" ]; then
   step "fuzz smoke (libFuzzer, ASan+UBSan)"

@@ -39,8 +39,7 @@ int main(int argc, char** argv) {
     if (i + 1 != args.size()) return usage(2);
     const std::string& op = args[i];
     if (op == "serve") {
-        char* serve_argv[] = {argv[0]};
-        return serve_main(1, serve_argv);
+        return serve();
     }
     Op which;
     if (op == "decode")

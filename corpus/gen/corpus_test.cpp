@@ -13,7 +13,7 @@
 #include "case.hpp"
 #include "common.hpp"
 #include "generator.hpp"
-#include "ond/corpus_main.hpp"
+#include "corpus_cli.hpp"
 #include "ond/writer.hpp"
 #include "ond/corpus_sha256.hpp"
 

@@ -1,12 +1,12 @@
-// Entry points of the conformance library called by the `ond` tool (`ond conform`'s options are
-// the tool's: cli/conform_cli.hpp; the run itself is run_conformance, conformance/src/suite/runner.hpp).
+// What the conformance library gives the `ond` tool besides the run itself (run_conformance,
+// conformance/src/suite/runner.hpp). Every command's options are the tool's (cli/).
 #pragma once
 
 namespace ond::conformance {
 
-// `ond serve`: the reference codec as a persistent testee speaking the framed protocol of
-// conformance/PROTOCOL.md on stdin/stdout until end of input. argv[0] is "serve". Returns 0 at a
-// clean end of input, 1 on a broken frame.
-int serve_main(int argc, char** argv);
+// The reference codec as a persistent testee (`ond serve`, whose options are the tool's): answers
+// the framed requests of docs/protocol.md on stdin, on stdout, until end of input. Returns 0 at a
+// clean end of input, 1 on a broken frame (said on stderr).
+int serve();
 
 }  // namespace ond::conformance

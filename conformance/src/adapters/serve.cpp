@@ -95,22 +95,7 @@ bool answer(const frame::Request& rq, int version) {
 
 }  // namespace
 
-int serve_main(int argc, char** argv) {
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a == "-h" || a == "--help") {
-            std::printf(
-                "usage: ond serve\n"
-                "Answers framed requests on stdin with the reference codec (the persistent adapter protocol of\n"
-                "docs/protocol.md): each request and each response is a 4-byte little-endian length and a\n"
-                "payload; a request is one op byte (D decode, E encode, S stream) and the input; a response is\n"
-                "a status byte (0 accept, 1 reject) and the output (accept) or the error code (reject). After the\n"
-                "hello request 'V2' it speaks version 2: a request number follows the op byte and leads the response.\n");
-            return 0;
-        }
-        std::fprintf(stderr, "ond serve: unknown argument '%s' (see --help)\n", argv[i]);
-        return 2;
-    }
+int serve() {
     std::string payload;
     int version = 1;
     for (;;) {

@@ -74,7 +74,7 @@ TEST(Conform, CleanAdapterPassesWithNoFindingsInBothModes) {
 }
 
 TEST(Conform, OndServeAsPersistentTesteeMatchesTheInProcessReference) {
-    // serve_main is what `ond serve` runs (the test adapter's serve loop is a copy of the same
+    // serve() is what `ond serve` runs (the test adapter's serve loop is a copy of the same
     // framing): through the `ond` tool it must give every case the in-process reference's answer.
     const std::string ond = OND_CLI_PATH;
     ASSERT_TRUE(fs::exists(ond)) << ond;  // a dependency of this test binary

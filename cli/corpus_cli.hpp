@@ -1,4 +1,5 @@
-// `ond corpus ...`: the golden corpus as a product (list its cases, export a copy).
+// `ond corpus ...`: the golden corpus as a product (list its cases, export a copy). The command
+// line is the tool's; what it reads and writes is the corpus library's (ond/corpus_manifest.hpp).
 #pragma once
 
 namespace ond::corpus {

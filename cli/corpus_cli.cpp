@@ -1,4 +1,4 @@
-#include "ond/corpus_main.hpp"
+#include "corpus_cli.hpp"
 
 #include <algorithm>
 #include <cerrno>
