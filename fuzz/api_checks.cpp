@@ -2,6 +2,7 @@
 // plain copies, each refusal with its exact code and the content left as it was.
 #include "api_checks.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -684,6 +685,67 @@ void check_writer_refusals(const Container& c) {
         w.strings = StringStore();
         refused(Errc::content_bad_string_id, [&] { (void)encode(w); }, "an id outside the store");
     }
+}
+
+// A Status or Result of a try_ form against the namesake's outcome: both succeed, or both fail
+// with the same code and offset.
+template <class R>
+void same_outcome(const R& got, const Outcome& want, const char* what) {
+    const bool same = got.ok() == want.ok && (got.ok() || (got.error().errc() == want.errc && got.error().offset() == want.offset));
+    OND_FUZZ_CHECK_MSG(same, std::string(what) + ": the try_ form and its namesake differ; namesake " + want.describe());
+}
+
+void check_try_forms(const Container& c, Bytes input) {
+    const std::size_t n = c.docs.size();
+    // The bin index: over an ONDB it succeeds and decodes the records decode() read; over an
+    // ONDC it is refused as the constructor refuses it.
+    std::optional<BinIndex> thrown;
+    const Outcome built = capture([&] { thrown.emplace(input); });
+    Result<BinIndex> index = try_index(input);
+    same_outcome(index, built, "try_index");
+    if (index.ok()) {
+        OND_FUZZ_CHECK(index->size() == n);
+        Result<Container> all = try_decode(*index, 0, n);
+        OND_FUZZ_CHECK_MSG(all.ok() && same_content(*all, c), "try_decode of the whole index differs from decode()");
+        Container into;
+        OND_FUZZ_CHECK(try_decode_into(*index, 0, n, into).ok() && into.docs.size() == n);
+        DocBinReader reader(input);
+        Result<std::size_t> skipped = try_skip(reader, n + 1);
+        OND_FUZZ_CHECK(skipped.ok() && *skipped == n);
+    }
+    // The writer: a decoded container is writable, and try_encode_append appends encode()'s bytes.
+    OND_FUZZ_CHECK(try_check_writable(c).ok());
+    std::vector<std::byte> out{std::byte{7}};
+    OND_FUZZ_CHECK(try_encode_append(c, out).ok());
+    const std::vector<std::byte> whole = encode(c);
+    OND_FUZZ_CHECK(out.size() == whole.size() + 1 && std::equal(whole.begin(), whole.end(), out.begin() + 1));
+    // A text that is not WTF-8 is refused by try_set_text as by set_text, and the Doc keeps its text.
+    Doc d;
+    d.set_text("ok");
+    const Outcome bad_text = capture([&] { Doc t; t.set_text("\xC3"); });
+    same_outcome(try_set_text(d, "\xC3"), bad_text, "try_set_text");
+    OND_FUZZ_CHECK(d.text == "ok");
+    // Edits: a head past the tokens and a confidence out of range, refused with nothing changed.
+    if (n > 0 && c.docs[0].tokens.size() > 0) {
+        Container e = c;
+        const std::size_t tokens = c.docs[0].tokens.size();
+        const Outcome head = capture([&] { Container t = c; t.docs.set_head(0, 0, tokens); });
+        same_outcome(try_set_head(e.docs, 0, 0, tokens), head, "try_set_head");
+        const Outcome conf = capture([&] { Container t = c; t.docs.set_conf(0, 0, 1.5f); });
+        same_outcome(try_set_conf(e.docs, 0, 0, 1.5f), conf, "try_set_conf");
+        OND_FUZZ_CHECK_MSG(same_content(e, c), "a refused try_ edit changed the container");
+        OND_FUZZ_CHECK(try_replace(e.docs, 0, c.docs.to_doc(0)).ok());
+        OND_FUZZ_CHECK_MSG(same_content(e, c), "try_replace of a document by itself changed the container");
+    }
+    // merge, pack and split: the same documents as the throwing forms.
+    Container m;
+    m.format = Format::ondb;
+    OND_FUZZ_CHECK(try_merge(m, c).ok() && m.docs.size() == n);
+    const std::vector<Container> parts{c};
+    Result<Container> packed = try_pack(parts);
+    OND_FUZZ_CHECK(packed.ok() && packed->docs.size() == n);
+    Result<std::vector<Container>> cut = try_split(c, 1, Format::ondb);
+    OND_FUZZ_CHECK(cut.ok() && cut->size() == n);
 }
 
 }  // namespace ond::fuzz::api

@@ -43,5 +43,8 @@ void check_builder(const Container& c);
 void check_same_doc_notices(const Container& c);
 // The writer refuses each kind of unwritable content with its code.
 void check_writer_refusals(const Container& c);
+// The try_ forms of the bin index, the writer, the edits, merge, pack and split give what their
+// namesakes give: the same value, or the error they throw (same code and offset).
+void check_try_forms(const Container& c, Bytes input);
 
 }  // namespace ond::fuzz::api

@@ -29,5 +29,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     api::check_builder(c);
     api::check_same_doc_notices(c);
     api::check_writer_refusals(c);
+    api::check_try_forms(c, input);
     return 0;
 }

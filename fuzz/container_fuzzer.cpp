@@ -5,6 +5,7 @@
 // input leniently, and what the codec accepts strictly, writing the same bytes back. The views
 // and the builder agree with the model on what was accepted. Uses the structure-aware mutator.
 #include <algorithm>
+#include <cstring>
 #include <string_view>
 
 #include "framing.hpp"
@@ -117,6 +118,34 @@ void check_doc_list_operations(const ond::Container& c) {
     OND_FUZZ_CHECK_MSG(same_content(copy, c), "resize up and down changed the content");
 }
 
+// validate_arriving (`ond validate -` of a pipe), the bytes handed over in chunks of 1 to 97
+// bytes: validate()'s verdict and summary, except where validate() sees a wrong size first
+// (container.truncated, container.trailing-bytes). Read as they arrive, a fault before the end
+// may come first, so there it only has to refuse (docs/reading-rules.md).
+// Not inlined: inlined, g++ 12 takes the caller's Summary for uninitialised (-Wmaybe-uninitialized).
+[[gnu::noinline]] void check_arriving(const std::uint8_t* data, std::size_t size, const ond::fuzz::Outcome& v, const ond::Summary& sum) {
+    using namespace ond;
+    using namespace ond::fuzz;
+    std::size_t pos = 0;
+    Summary got{};
+    const Outcome a = capture([&] {
+        got = validate_arriving([&](std::byte* dst, std::size_t max) -> std::size_t {
+            const std::size_t n = std::min({max, size - pos, std::size_t{1} + pos % 97});
+            if (n) std::memcpy(dst, data + pos, n);
+            pos += n;
+            return n;
+        });
+    });
+    if (!v.ok && (v.errc == Errc::container_truncated || v.errc == Errc::container_trailing_bytes)) {
+        OND_FUZZ_CHECK_MSG(!a.ok, "validate_arriving accepted a container of the wrong size: " + v.describe());
+        return;
+    }
+    check_same(v, a, "validate", "validate_arriving");
+    if (a.ok)
+        OND_FUZZ_CHECK(got.format == sum.format && got.crc == sum.crc && got.docs == sum.docs && got.tokens == sum.tokens &&
+                       got.strings == sum.strings);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -125,7 +154,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Bytes input = as_bytes(data, size);
     Container c;
     const Outcome d = capture([&] { c = decode(input); });
-    Summary sum;
+    Summary sum{};
     const Outcome v = capture([&] { sum = validate(input); });
     const Outcome i = capture([&] {
         inspect(input, [&](const InspectEvent& e) { OND_FUZZ_CHECK_MSG(e.offset + e.length <= size, e.name); });
@@ -144,6 +173,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     model::check_decode_against_model(input, d, &c);
     check_same(d, v, "decode", "validate");
     check_same(d, i, "decode", "inspect");
+    check_arriving(data, size, v, sum);
     if (!d.ok) {
         OND_FUZZ_CHECK_MSG(d.offset <= size, d.what);
         OND_FUZZ_CHECK(error_info(d.errc).verdict != ErrorVerdict::content);
