@@ -402,7 +402,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
     auto deadline = t0 + timeout;
     bool root_done = false;
     int status = 0;
-    Clock::time_point last_sample{}, done_at{}, last_reap{};
+    Clock::time_point last_sample{}, done_at{};
     while (true) {
         auto now = Clock::now();
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
@@ -418,7 +418,6 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
                 break;
             }
         }
-        reap_adopted_every(last_reap);
         if (root_done && ch.out_r < 0 && ch.err_r < 0) break;
         // Once the child is gone and its leftovers are killed, only buffered bytes remain.
         if (root_done && now - done_at > std::chrono::milliseconds(500)) break;
@@ -711,7 +710,7 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& header, 
     std::uint64_t need = 0;  // the whole response frame's size, once its length is in
     bool answered = false;   // the response is complete (the request may still be going out)
     auto deadline = t0 + timeout;
-    Clock::time_point last_sample{}, last_reap{};
+    Clock::time_point last_sample{};
     auto fail = [&](Reply::Kind k, std::string why) {
         rep.kind = k;
         rep.detail = std::move(why);
@@ -731,7 +730,6 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& header, 
             if (memory_limit_kb_ > 0 && rep.peak_kb > memory_limit_kb_)
                 return fail(Reply::Kind::memory_cap, memory_cap_exceeded(rep.peak_kb, memory_limit_kb_));
         }
-        reap_adopted_every(last_reap);
         if (answered && writer.done()) break;
         if (out_fd_ < 0) {
             if (answered) break;  // it left after a complete answer: the next request finds it gone

@@ -130,15 +130,23 @@ Sharing sharing_of(pid_t child, pid_t parent) {
     return Sharing::fork_copy;
 }
 
-}  // namespace
-
-namespace {
+// Reaps the runner's adopted children that have exited, never a registered root (its owner
+// reaps it), and nothing while no testee runs (the process's own children are its own).
+int reap_adopted() {
+    int reaped = 0;
+    std::lock_guard lock(roots_mutex);
+    if (roots.empty()) return 0;
+    for (pid_t p : children_of(::getpid()))
+        if (!roots.count(p) && state_of(p) == 'Z' && ::waitpid(p, nullptr, WNOHANG) == p) ++reaped;
+    return reaped;
+}
 
 // Orphans handed to the runner (their subreaper) are reaped as they come while any testee runs,
 // not only when a case's I/O loop comes round: a process that forks and exits in a loop hands
 // over a zombie per hop, thousands a second. Each reap is O(1) (a peek at the next exited child,
 // then waitpid), so reaping keeps pace with the hops; a /proc scan per zombie would not. A root
-// is its owner's to reap: when one is first in line, the others are found by a scan.
+// is its owner's to reap: when one is first in line, the others are found by a scan. This is the
+// only reaper of adopted children while testees run (the poll loops leave it to this thread).
 [[noreturn]] void reap_while_testees_run() {
     for (;;) {
         siginfo_t info{};
@@ -150,11 +158,7 @@ namespace {
             if (!roots.empty() && !roots.count(info.si_pid)) reaped = ::waitpid(info.si_pid, nullptr, WNOHANG) == info.si_pid;
             root_first = roots.count(info.si_pid) > 0;
         }
-        if (root_first)
-            for (pid_t p : children_of(::getpid())) {
-                std::lock_guard lock(roots_mutex);
-                if (!roots.empty() && !roots.count(p)) ::waitpid(p, nullptr, WNOHANG);
-            }
+        if (root_first) reap_adopted();
         if (!reaped) ::usleep(root_first ? 200 : 1000);
     }
 }
@@ -267,21 +271,6 @@ void kill_descendants(pid_t root) {
         if (!any) return;
         ::usleep(round < 10 ? 200 : 2000);
     }
-}
-
-int reap_adopted() {
-    int reaped = 0;
-    std::lock_guard lock(roots_mutex);
-    for (pid_t p : children_of(::getpid()))
-        if (!roots.count(p) && state_of(p) == 'Z' && ::waitpid(p, nullptr, WNOHANG) == p) ++reaped;
-    return reaped;
-}
-
-void reap_adopted_every(std::chrono::steady_clock::time_point& last) {
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last < std::chrono::milliseconds(10)) return;
-    last = now;
-    reap_adopted();
 }
 
 int sweep_orphans(std::uint64_t serial, bool all) {

@@ -9,7 +9,6 @@
 
 #include <sys/types.h>
 
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -47,12 +46,6 @@ bool reset_peak(pid_t pid);                      // clear_refs 5: VmHWM := VmRSS
 
 // Kills every descendant of `root` (SIGKILL, repeated until none is left).
 void kill_descendants(pid_t root);
-
-// Reaps the runner's adopted children that have exited (never a registered root, whose owner
-// reaps it), so that processes that keep forking and exiting leave no pile of zombies. The poll
-// loops call reap_adopted_every, which does it at most every 10 ms.
-int reap_adopted();
-void reap_adopted_every(std::chrono::steady_clock::time_point& last);
 
 // Kills and reaps the runner's adopted orphans that came from the testee `serial`, or from a
 // testee that is no longer registered, or that carry no marker at all (a testee that cleared its
