@@ -4,14 +4,15 @@
 // accepts all content the reader accepts). The tools' framing parser (framing.hpp) takes any
 // input leniently, and what the codec accepts strictly, writing the same bytes back. The views
 // and the builder agree with the model on what was accepted. Uses the structure-aware mutator.
-#include <algorithm>
-#include <cstring>
+#include <numeric>
 #include <string_view>
+#include <vector>
 
 #include "framing.hpp"
 #include "fuzz_support.hpp"
 #include "model_reader.hpp"
 #include "mutator.hpp"
+#include "readers.hpp"
 
 OND_FUZZ_STRUCTURE_MUTATOR
 
@@ -118,24 +119,22 @@ void check_doc_list_operations(const ond::Container& c) {
     OND_FUZZ_CHECK_MSG(same_content(copy, c), "resize up and down changed the content");
 }
 
-// validate_arriving (`ond validate -` of a pipe), the bytes handed over in chunks of 1 to 97
-// bytes: validate()'s verdict and summary, except where validate() sees a wrong size first
-// (container.truncated, container.trailing-bytes). Read as they arrive, a fault before the end
-// may come first, so there it only has to refuse (docs/reading-rules.md).
+// validate_arriving (`ond validate -` of a pipe), the bytes handed over in chunks of 1, 2, ...
+// 97 bytes in turn: validate()'s verdict and summary, except where validate() sees a wrong size
+// first (container.truncated, container.trailing-bytes). Read as they arrive, a fault before the
+// end may come first, so there it only has to refuse (docs/reading-rules.md).
 // Not inlined: inlined, g++ 12 takes the caller's Summary for uninitialised (-Wmaybe-uninitialized).
 [[gnu::noinline]] void check_arriving(const std::uint8_t* data, std::size_t size, const ond::fuzz::Outcome& v, const ond::Summary& sum) {
     using namespace ond;
     using namespace ond::fuzz;
+    static const std::vector<std::size_t> chunks = [] {
+        std::vector<std::size_t> c(97);
+        std::iota(c.begin(), c.end(), std::size_t{1});
+        return c;
+    }();
     std::size_t pos = 0;
     Summary got{};
-    const Outcome a = capture([&] {
-        got = validate_arriving([&](std::byte* dst, std::size_t max) -> std::size_t {
-            const std::size_t n = std::min({max, size - pos, std::size_t{1} + pos % 97});
-            if (n) std::memcpy(dst, data + pos, n);
-            pos += n;
-            return n;
-        });
-    });
+    const Outcome a = capture([&] { got = validate_arriving(cut_reader(as_bytes(data, size), chunks, pos)); });
     if (!v.ok && (v.errc == Errc::container_truncated || v.errc == Errc::container_trailing_bytes)) {
         OND_FUZZ_CHECK_MSG(!a.ok, "validate_arriving accepted a container of the wrong size: " + v.describe());
         return;

@@ -50,19 +50,19 @@ DecodeResult read_decode(Bytes input) {
     return r;
 }
 
-StreamResult read_stream(Bytes input, const std::vector<std::size_t>& cuts, bool validate_only, std::uint64_t* count) {
-    std::size_t pos = 0, k = 0;
-    ReadFn fn = [&](std::byte* dst, std::size_t max) -> std::size_t {
+ReadFn cut_reader(Bytes input, const std::vector<std::size_t>& cuts, std::size_t& pos) {
+    return [input, &cuts, &pos, k = std::size_t{0}](std::byte* dst, std::size_t max) mutable -> std::size_t {
         std::size_t n = std::min(max, input.size() - pos);
-        if (!cuts.empty()) {
-            n = std::min(n, std::max<std::size_t>(cuts[k % cuts.size()], 1));
-            ++k;
-        }
+        if (!cuts.empty()) n = std::min(n, std::max<std::size_t>(cuts[k++ % cuts.size()], 1));
         if (n) std::memcpy(dst, input.data() + pos, n);
         pos += n;
         return n;
     };
-    StreamReader sr(fn);
+}
+
+StreamResult read_stream(Bytes input, const std::vector<std::size_t>& cuts, bool validate_only, std::uint64_t* count) {
+    std::size_t pos = 0;
+    StreamReader sr(cut_reader(input, cuts, pos));
     StreamResult r;
     r.end = capture([&] {
         if (validate_only) {
@@ -272,16 +272,9 @@ DecodeResult check_all_readers(Bytes input, const std::vector<std::size_t>& cuts
         bool listed_ok = false;
         (void)format_stream_listing(input, listed_ok);
         OND_FUZZ_CHECK_MSG(listed_ok == s.end.ok, "format_stream_listing's verdict differs from StreamReader's");
-        std::size_t pos = 0, k = 0;
-        const ReadFn cut_reads = [&](std::byte* dst, std::size_t max) -> std::size_t {
-            std::size_t n = std::min(max, input.size() - pos);
-            if (!cuts.empty()) n = std::min(n, std::max<std::size_t>(cuts[k++ % cuts.size()], 1));
-            if (n) std::memcpy(dst, input.data() + pos, n);
-            pos += n;
-            return n;
-        };
+        std::size_t pos = 0;
         std::uint64_t lines = 0;
-        const bool streamed_ok = write_stream_listing(cut_reads, [&](std::string_view) { ++lines; });
+        const bool streamed_ok = write_stream_listing(cut_reader(input, cuts, pos), [&](std::string_view) { ++lines; });
         OND_FUZZ_CHECK_MSG(streamed_ok == s.end.ok, "write_stream_listing's verdict differs from StreamReader's");
         OND_FUZZ_CHECK(streamed_ok || lines > 0);
     }

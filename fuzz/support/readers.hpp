@@ -22,6 +22,10 @@ struct StreamResult {
     std::vector<Container> containers;
     Outcome end;
 };
+// A ReadFn over `input` whose k-th read hands out at most cuts[k % cuts.size()] bytes (at least
+// 1), or as much as asked when `cuts` is empty; `pos` counts the bytes handed out. `cuts` and
+// `pos` must outlive it.
+ReadFn cut_reader(Bytes input, const std::vector<std::size_t>& cuts, std::size_t& pos);
 // StreamReader over `input`, each read returning at most the next of `cuts` bytes (cycled;
 // empty: as much as asked). validate_only uses skip_next() (containers are then left empty,
 // only counted through `count`).
