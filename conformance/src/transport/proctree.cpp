@@ -226,9 +226,25 @@ bool reset_peak(pid_t pid) {
     return ok;
 }
 
+namespace {
+
+// The root's own memory, none while it still runs in the runner's. posix_spawn returns when the
+// kernel releases the waiting parent, which an exec does before it switches the child to its new
+// memory: for that moment the child's /proc status is the runner's. kcmp is asked first, so a
+// later read of the status is of the new memory.
+long root_field_kb(pid_t root, const char* field) {
+    const pid_t self = ::getpid();
+    const long same_vm = ::syscall(SYS_kcmp, root, self, KCMP_VM, 0, 0);
+    if (same_vm == 0) return 0;
+    if (same_vm < 0 && layout_of(root) == layout_of(self)) return 0;  // no kcmp: not exec'd yet
+    return vm_field_kb(root, field);
+}
+
+}  // namespace
+
 long tree_peak_kb(pid_t root, bool with_root, bool root_current_rss) {
     long sum = 0;
-    if (with_root) sum += vm_field_kb(root, root_current_rss ? "VmRSS:" : "VmHWM:");
+    if (with_root) sum += root_field_kb(root, root_current_rss ? "VmRSS:" : "VmHWM:");
     // Each descendant adds its own peak, except the memory it shares with its parent: a copy
     // that has not exec'd adds only its private pages (sampled, as the kernel keeps no peak of
     // those), a child inside the parent's memory adds nothing.
@@ -243,7 +259,7 @@ long tree_peak_kb(pid_t root, bool with_root, bool root_current_rss) {
 }
 
 long tree_rss_kb(pid_t root) {
-    long sum = vm_field_kb(root, "VmRSS:");
+    long sum = root_field_kb(root, "VmRSS:");
     for (const auto& [p, parent] : descendants_with_parents(root)) {
         switch (sharing_of(p, parent)) {
             case Sharing::same_memory: break;
