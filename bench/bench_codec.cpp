@@ -63,6 +63,15 @@ std::uint64_t parallel_decode(Bytes b, std::vector<Container>& parts) {
     return tokens;
 }
 
+// The machine's own ceiling for the same work: every thread decodes the whole bin, each into a
+// Container of its own, sharing nothing but the bytes. N threads do N times the work; on N idle
+// cores of their own they take the time one takes, and the ratio says what N threads can give.
+void independent_decodes(Bytes b, std::vector<Container>& parts) {
+    std::vector<std::jthread> threads;
+    for (std::size_t t = 1; t < parts.size(); ++t) threads.emplace_back([&, t] { decode_into(b, parts[t]); });
+    decode_into(b, parts[0]);
+}
+
 void expect(bool ok, const std::string& what) {
     if (!ok) throw std::runtime_error(join({"codec self-check failed: ", what}));
 }
@@ -150,6 +159,14 @@ void register_codec(const WorkloadPtr& wp) {
             for (auto _ : st) benchmark::DoNotOptimize(doc_bin_read_all(*wp));
             report(st, in, tokens, peak);
         });
+        // The serial part of a parallel decode: the index (framing, the string table, the CRC).
+        benchmark::RegisterBenchmark(join({"ours/bin_index", sfx}).c_str(), [wp, in, tokens](benchmark::State& st) {
+            for (auto _ : st) {
+                BinIndex index(bytes_of(wp->bytes));
+                benchmark::DoNotOptimize(index);
+            }
+            report(st, in, tokens, 0);
+        });
         // 1 and 2 threads, wall time: report.py's target is the ratio of the two.
         for (std::size_t threads : {1, 2}) {
             const std::string name = join({"ours/parallel_decode", sfx, "/threads:", std::to_string(threads)});
@@ -158,6 +175,16 @@ void register_codec(const WorkloadPtr& wp) {
                 (void)parallel_decode(bytes_of(wp->bytes), parts);  // warm: the columns reach their size once
                 for (auto _ : st) benchmark::DoNotOptimize(parallel_decode(bytes_of(wp->bytes), parts));
                 report(st, in, tokens, 0);
+            })->UseRealTime();
+            const std::string ceiling = join({"ours/parallel_ceiling", sfx, "/threads:", std::to_string(threads)});
+            benchmark::RegisterBenchmark(ceiling.c_str(), [wp, in, tokens, threads](benchmark::State& st) {
+                std::vector<Container> parts(threads);
+                independent_decodes(bytes_of(wp->bytes), parts);  // warm
+                for (auto _ : st) {
+                    independent_decodes(bytes_of(wp->bytes), parts);
+                    benchmark::DoNotOptimize(parts);
+                }
+                report(st, in * threads, tokens * threads, 0);
             })->UseRealTime();
         }
     }

@@ -20,8 +20,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < argc; ++i) {
         if (std::strncmp(argv[i], "--scale=", 8) == 0) {
             scale = std::strtod(argv[i] + 8, nullptr);
-            if (!(scale > 0.0 && scale <= 1.0)) {
-                std::fprintf(stderr, "ond_bench: --scale must be in (0, 1]\n");
+            if (!(scale > 0.0 && scale <= 100.0)) {
+                std::fprintf(stderr, "ond_bench: --scale must be in (0, 100]\n");
                 return 2;
             }
         } else if (std::strncmp(argv[i], "--workloads=", 12) == 0) {
