@@ -1,7 +1,7 @@
 // ond_bench: our codec, the machine's baselines and the peers, on the same generated workloads.
 //
 // Besides Google Benchmark's own flags:
-//   --scale=X        shrink every workload by X (default 1; the CTest smoke run uses 0.01)
+//   --scale=X        size every workload by X, 0 < X <= 100 (default 1; the CTest smoke run uses 0.01)
 //   --workloads=abcd which workloads to generate (default all four)
 #include <cstdio>
 #include <cstdlib>

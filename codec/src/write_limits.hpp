@@ -18,20 +18,6 @@ constexpr std::uint64_t written_string_bytes(std::uint64_t wtf8_bytes, std::uint
     return has_lone_surrogate ? 2 * utf16_units : wtf8_bytes;
 }
 
-constexpr std::uint64_t varint_bytes(std::uint64_t v) noexcept {
-    std::uint64_t n = 1;
-    while (v >= 0x80) {
-        v >>= 7;
-        ++n;
-    }
-    return n;
-}
-
-// A stored string: its length varint, then its bytes (written_string_bytes).
-constexpr std::uint64_t stored_string_bytes(std::uint64_t written) noexcept {
-    return varint_bytes(written << 1) + written;
-}
-
 // The text section: the encoding byte, then the text in the form W1 writes.
 constexpr std::uint64_t text_section_bytes(std::uint64_t written) noexcept { return 1 + written; }
 

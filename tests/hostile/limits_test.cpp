@@ -32,17 +32,6 @@ TEST(WriterLimits, TheTextSectionCountsItsEncodingByte) {
     EXPECT_GT(text_section_bytes(written_string_bytes(2 * gib + 3, 2 * gib + 1, true)), max_section_bytes);
 }
 
-TEST(WriterLimits, StoredStringsCountTheirLengthVarint) {
-    EXPECT_EQ(varint_bytes(0), 1u);
-    EXPECT_EQ(varint_bytes(127), 1u);
-    EXPECT_EQ(varint_bytes(128), 2u);
-    EXPECT_EQ(varint_bytes(0xFFFFFFFFu), 5u);
-    EXPECT_EQ(stored_string_bytes(0), 1u);
-    EXPECT_EQ(stored_string_bytes(63), 64u);   // header 126: one byte
-    EXPECT_EQ(stored_string_bytes(64), 66u);   // header 128: two bytes
-    EXPECT_EQ(stored_string_bytes(max_string_bytes), 5 + max_string_bytes);
-}
-
 TEST(WriterLimits, ARefusalNamesTheField) {
     // A string id outside the store: the container refuses it where it is given, and the
     // writer (for a store replaced under its documents) names the field.
