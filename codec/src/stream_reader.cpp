@@ -1,6 +1,7 @@
 // Back-to-back ONDC containers from a stream (R25, R26).
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "ond/stream.hpp"
 #include "sections.hpp"
@@ -14,6 +15,27 @@ StreamReader::StreamReader(std::istream& in)
           in.read(reinterpret_cast<char*>(dst), static_cast<std::streamsize>(max));
           return static_cast<std::size_t>(in.gcount());
       }) {}
+
+namespace {
+// Hands out `input` from the start, as much as each call asks for; `keep` holds the bytes when
+// the reader owns them.
+ReadFn read_from(Bytes input, std::shared_ptr<const std::vector<std::byte>> keep = nullptr) {
+    return [input, keep = std::move(keep), pos = std::size_t{0}](std::byte* dst, std::size_t max) mutable {
+        const std::size_t n = std::min(max, input.size() - pos);
+        if (n > 0) std::memcpy(dst, input.data() + pos, n);
+        pos += n;
+        return n;
+    };
+}
+}  // namespace
+
+StreamReader::StreamReader(Bytes input) : read_(read_from(input)) {}
+
+StreamReader::StreamReader(std::vector<std::byte>&& bytes) {
+    auto keep = std::make_shared<const std::vector<std::byte>>(std::move(bytes));
+    const Bytes view(*keep);
+    read_ = read_from(view, std::move(keep));
+}
 
 namespace {
 // Reads until `want` bytes are in buf[have..] or the input ends; returns the bytes now held.

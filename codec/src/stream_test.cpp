@@ -331,6 +331,32 @@ TEST(Stream, FromAnIstream) {
     EXPECT_EQ(r.offset(), stream.size());
 }
 
+TEST(Stream, FromBytesInMemoryAndFromBytesItKeeps) {
+    const auto stream = concat({doc_a(), doc_b()});
+    StreamReader viewing(view(stream));
+    std::vector<std::byte> copy(stream.size());
+    std::memcpy(copy.data(), stream.data(), stream.size());
+    StreamReader keeping(std::move(copy));  // the reader owns the bytes now
+    for (StreamReader* r : {&viewing, &keeping}) {
+        auto a = r->next();
+        auto b = r->next();
+        ASSERT_TRUE(a && b);
+        EXPECT_TRUE(same_content(*a, decode(view(doc_a()))));
+        EXPECT_TRUE(same_content(*b, decode(view(doc_b()))));
+        EXPECT_FALSE(r->next());
+        EXPECT_EQ(r->offset(), stream.size());
+    }
+    // A fault is at the same stream offset as through any other source.
+    auto cut = concat({doc_a(), doc_b()});
+    cut.resize(cut.size() - 1);
+    StreamReader r(view(cut));
+    EXPECT_TRUE(r.next());
+    const auto e = catch_error([&] { (void)r.next(); });
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code, "stream.truncated");
+    EXPECT_EQ(e->offset, read_all(cut).error->offset);
+}
+
 TEST(Stream, SkipNextChecksLikeNext) {
     auto bad = doc_b();
     const std::size_t conf = bad.size() - 4 - 4;  // the entity's confidence, just before the trailer

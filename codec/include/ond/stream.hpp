@@ -34,6 +34,10 @@ class StreamReader {
 public:
     explicit StreamReader(ReadFn read);
     explicit StreamReader(std::istream& in);
+    // A stream already in memory; the bytes must outlive the reader.
+    explicit StreamReader(Bytes input);
+    // The same over bytes the reader keeps: `ond::StreamReader r(ond::load_file(path));`.
+    explicit StreamReader(std::vector<std::byte>&& bytes);
 
     // The next container, fully checked (CRC included); nullopt at a clean end of input.
     // Throws ond::Error with offsets counted from the start of the stream. After a throw the

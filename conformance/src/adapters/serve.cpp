@@ -22,13 +22,7 @@ using Body = std::function<void(const Sink&)>;
 
 // The stream operation's lines; returns the code of the fault that ended it ("" at a clean end).
 std::string stream_lines(std::string_view bytes, const Sink& sink) {
-    std::size_t pos = 0;
-    StreamReader reader([&](std::byte* dst, std::size_t max) {
-        std::size_t n = std::min(max, bytes.size() - pos);
-        std::memcpy(dst, bytes.data() + pos, n);
-        pos += n;
-        return n;
-    });
+    StreamReader reader(as_bytes(bytes.data(), bytes.size()));
     try {
         while (auto c = reader.next()) json::write_json(*c, sink);
     } catch (const ond::Error& e) {

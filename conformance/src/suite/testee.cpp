@@ -115,13 +115,7 @@ RefAnswer reference_encode(std::string_view content_json) {
 
 RefAnswer reference_stream(std::string_view bytes) {
     RefAnswer a;
-    std::size_t pos = 0;
-    StreamReader reader([&](std::byte* dst, std::size_t max) {
-        std::size_t n = std::min(max, bytes.size() - pos);
-        std::memcpy(dst, bytes.data() + pos, n);
-        pos += n;
-        return n;
-    });
+    StreamReader reader(as_bytes(bytes.data(), bytes.size()));
     const std::size_t cap = reference_json_cap(bytes.size());
     try {
         while (auto c = reader.next()) {
