@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Prints ond_bench's JSON output as Markdown tables: our codec, the baselines, the peers with
-the ratios ours/peer, and the targets of issues 7 and 16.
+the ratios ours/peer (decode and validate against the peers' readers, encode against their
+writers), and the targets of issues 7, 16 and 26.
 
 usage: report.py RESULTS.json [--machine] [--json FILE]
 
@@ -106,6 +107,13 @@ def compute_targets(runs, kinds):
         e = runs.get(f"ours/encode/{k}/crc")
         if e:
             target(f"encode ({k}, crc)", mbps(e), "MB/s", ">=", 500.0, f"{mbps(e):,.0f} MB/s", ">= 500 MB/s")
+    for k in ("a", "b"):
+        # Our model to bytes against protobuf's model to bytes (issue 26).
+        e = runs.get(f"ours/encode/{k}/nocrc")
+        b = runs.get(f"peer/protobuf_serialize/{k}")
+        if e and b:
+            r = ratio(mtoks(e), mtoks(b))
+            target(f"encode ({k}) / protobuf_serialize", r, "x", ">=", 2.0, f"{r:.2f}x", ">= 2x")
     for k in kinds:
         # Timed with UseRealTime(): Google Benchmark names them ".../threads:N/real_time".
         one = runs.get(f"ours/parallel_decode/{k}/nocrc/threads:1/real_time")
@@ -229,9 +237,22 @@ def main(argv):
             out.append(f"| {k} | {p} | {fmt(mbps(b))} | {fmt(mtoks(b), 2)} | {size(b.get('peak_alloc', 0))} | "
                        f"{fmt(ratio(mtoks(d), mtoks(b)), 2) if d else '-'} | {fmt(ratio(mtoks(v), mtoks(b)), 2) if v else '-'} |")
 
+    writers = ["protobuf_serialize", "protobuf_build_serialize", "flatbuffers_build", "docbin_msgpack_zlib_write"]
+    out += ["", "### Peers' writers (same content; ratios compare tokens/s)", "",
+            "| workload | peer writer | MB/s of its bytes | Mtok/s | peak alloc | ours encode / peer |",
+            "|---|---|---:|---:|---:|---:|"]
+    for k in kinds:
+        e = runs.get(f"ours/encode/{k}/nocrc")
+        for p in writers:
+            b = runs.get(f"peer/{p}/{k}")
+            if not b:
+                continue
+            out.append(f"| {k} | {p} | {fmt(mbps(b))} | {fmt(mtoks(b), 2)} | {size(b.get('peak_alloc', 0))} | "
+                       f"{fmt(ratio(mtoks(e), mtoks(b)), 2) if e else '-'} |")
+
     targets = compute_targets(runs, kinds)
     if targets:
-        out += ["", "### Targets (issues 7 and 16)", "", "| target | measured | goal | |", "|---|---:|---:|---|"]
+        out += ["", "### Targets (issues 7, 16 and 26)", "", "| target | measured | goal | |", "|---|---:|---:|---|"]
         out += [f"| {t['name']} | {t['display']} | {t['goal_text']} | {'met' if t['met'] else 'NOT met'} |"
                 for t in targets]
     json_path = option(argv, "--json")

@@ -24,6 +24,7 @@ EXPECTED = [
     ("decode (a) / spaCy DocBin path (inflate + msgpack)", 12.0, "x", 10.0, ">=", True),
     ("encode (a, crc)", 600.0, "MB/s", 500.0, ">=", True),  # the median of three repetitions
     ("encode (b, crc)", 400.0, "MB/s", 500.0, ">=", False),
+    ("encode (a) / protobuf_serialize", 1.25, "x", 2.0, ">=", False),  # 10 against 8 Mtok/s, no crc
     # wall times 2.0 and 1.25 ms (the 2-thread run's cpu_time, 0.6, is one thread's and not used)
     ("parallel decode (a): 2 threads / 1 thread", 1.6, "x", 1.8, ">=", False),
     # two independent whole decodes take 2.5 ms against one's 2.0: a ceiling of 1.6x, all of it reached
@@ -75,7 +76,8 @@ class ReportJson(unittest.TestCase):
     def test_without_json_writes_nothing_else(self):
         r = self.run_report()
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("### Targets (issues 7 and 16)", r.stdout)
+        self.assertIn("### Targets (issues 7, 16 and 26)", r.stdout)
+        self.assertIn("| a | protobuf_serialize | 400.0 | 8.00 | 2.0 MiB | 1.25 |", r.stdout)
 
 
 if __name__ == "__main__":

@@ -245,6 +245,13 @@ void register_msgpack(const WorkloadPtr& wp) {
         const auto peak = measure_peak(run);
         for (auto _ : st) benchmark::DoNotOptimize(run());
         report(st, packed->raw.size(), tokens, peak);
+    });    // The writer: DocBin.add + to_bytes from the same content (token arrays, hashes, the sorted
+    // string list, msgpack, zlib), timed whole.
+    auto content = std::shared_ptr<const Container>(wp, &wp->content);
+    benchmark::RegisterBenchmark(join({"peer/docbin_msgpack_zlib_write", sfx}).c_str(), [content, packed, tokens](benchmark::State& st) {
+        const auto peak = measure_peak([&] { benchmark::DoNotOptimize(pack_docbin(*content)); });
+        for (auto _ : st) benchmark::DoNotOptimize(pack_docbin(*content));
+        report(st, packed->compressed.size(), tokens, peak);
     });
 }
 
