@@ -39,6 +39,17 @@ std::uint64_t measure_peak(F&& fn) {
     return scope.peak();
 }
 
+// Registers `fn` as one benchmark: its peak heap use measured on an untimed run, then timed, its
+// result kept from the optimiser. `bytes` and `tokens` are what one run handles.
+template <class F>
+void register_timed(const std::string& name, std::uint64_t bytes, std::uint64_t tokens, F fn) {
+    benchmark::RegisterBenchmark(name.c_str(), [fn, bytes, tokens](benchmark::State& st) {
+        const auto peak = measure_peak([&] { benchmark::DoNotOptimize(fn()); });
+        for (auto _ : st) benchmark::DoNotOptimize(fn());
+        report(st, bytes, tokens, peak);
+    });
+}
+
 using WorkloadPtr = std::shared_ptr<const Workload>;
 
 // Each registers its benchmarks for one workload. A peer's function checks that its reading

@@ -71,6 +71,24 @@ def option(argv, name):
     return None
 
 
+def peer_table(runs, kinds, title, label, peers, ours):
+    """A table of the peers' benchmarks with ours (the no-CRC runs of each operation in `ours`) /
+    peer in tokens/s."""
+    rows = ["", f"### {title} (same content; ratios compare tokens/s)", "",
+            f"| workload | {label} | MB/s of its bytes | Mtok/s | peak alloc | "
+            + " | ".join(f"ours {op} / peer" for op in ours) + " |",
+            "|---|---|---:|---:|---:|" + "---:|" * len(ours)]
+    for k in kinds:
+        mine = [runs.get(f"ours/{op}/{k}/nocrc") for op in ours]
+        for p in peers:
+            b = runs.get(f"peer/{p}/{k}")
+            if not b:
+                continue
+            ratios = " | ".join(fmt(ratio(mtoks(m), mtoks(b)), 2) if m else "-" for m in mine)
+            rows.append(f"| {k} | {p} | {fmt(mbps(b))} | {fmt(mtoks(b), 2)} | {size(b.get('peak_alloc', 0))} | {ratios} |")
+    return rows
+
+
 def compute_targets(runs, kinds):
     """The targets of issues 7 and 16 as records, every value from this one results file (so every
     ratio compares benchmarks of one run of ond_bench). Each record: name, value (a number in
@@ -223,32 +241,12 @@ def main(argv):
             if b:
                 out.append(f"| {k} | {base} | {fmt(mbps(b))} | {fmt(ratio(mbps(v), mbps(b)), 3) if v else '-'} |")
 
-    peers = ["protobuf_fresh", "protobuf_reused", "protobuf_arena", "docbin_msgpack_zlib", "docbin_msgpack", "flatbuffers"]
-    out += ["", "### Peers (same content; ratios compare tokens/s)", "",
-            "| workload | peer | MB/s of its bytes | Mtok/s | peak alloc | ours decode / peer | ours validate / peer |",
-            "|---|---|---:|---:|---:|---:|---:|"]
-    for k in kinds:
-        d = runs.get(f"ours/decode/{k}/nocrc")
-        v = runs.get(f"ours/validate/{k}/nocrc")
-        for p in peers:
-            b = runs.get(f"peer/{p}/{k}")
-            if not b:
-                continue
-            out.append(f"| {k} | {p} | {fmt(mbps(b))} | {fmt(mtoks(b), 2)} | {size(b.get('peak_alloc', 0))} | "
-                       f"{fmt(ratio(mtoks(d), mtoks(b)), 2) if d else '-'} | {fmt(ratio(mtoks(v), mtoks(b)), 2) if v else '-'} |")
-
-    writers = ["protobuf_serialize", "protobuf_build_serialize", "flatbuffers_build", "docbin_msgpack_zlib_write"]
-    out += ["", "### Peers' writers (same content; ratios compare tokens/s)", "",
-            "| workload | peer writer | MB/s of its bytes | Mtok/s | peak alloc | ours encode / peer |",
-            "|---|---|---:|---:|---:|---:|"]
-    for k in kinds:
-        e = runs.get(f"ours/encode/{k}/nocrc")
-        for p in writers:
-            b = runs.get(f"peer/{p}/{k}")
-            if not b:
-                continue
-            out.append(f"| {k} | {p} | {fmt(mbps(b))} | {fmt(mtoks(b), 2)} | {size(b.get('peak_alloc', 0))} | "
-                       f"{fmt(ratio(mtoks(e), mtoks(b)), 2) if e else '-'} |")
+    out += peer_table(runs, kinds, "Peers", "peer",
+                      ["protobuf_fresh", "protobuf_reused", "protobuf_arena", "docbin_msgpack_zlib", "docbin_msgpack",
+                       "flatbuffers"], ["decode", "validate"])
+    out += peer_table(runs, kinds, "Peers' writers", "peer writer",
+                      ["protobuf_serialize", "protobuf_build_serialize", "flatbuffers_build", "docbin_msgpack_zlib_write"],
+                      ["encode"])
 
     targets = compute_targets(runs, kinds)
     if targets:

@@ -95,11 +95,7 @@ void register_flatbuffers(const WorkloadPtr& wp) {
         report(st, in, tokens, peak);
     });
     auto content = std::shared_ptr<const Container>(wp, &wp->content);
-    benchmark::RegisterBenchmark(join({"peer/flatbuffers_build", sfx}).c_str(), [content, in, tokens](benchmark::State& st) {
-        const auto peak = measure_peak([&] { benchmark::DoNotOptimize(build(*content)); });
-        for (auto _ : st) benchmark::DoNotOptimize(build(*content));
-        report(st, in, tokens, peak);
-    });
+    register_timed(join({"peer/flatbuffers_build", sfx}), in, tokens, [content] { return build(*content); });
 }
 
 }  // namespace ond::bench

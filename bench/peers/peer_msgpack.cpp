@@ -231,28 +231,17 @@ void register_msgpack(const WorkloadPtr& wp) {
     const std::string_view sfx = kind;
     const std::uint64_t tokens = wp->tokens;
 
-    benchmark::RegisterBenchmark(join({"peer/docbin_msgpack_zlib", sfx}).c_str(), [packed, tokens](benchmark::State& st) {
-        const auto run = [&] {
-            const std::string raw = inflate_all(packed->compressed);
-            return read_docbin(raw.data(), raw.size());
-        };
-        const auto peak = measure_peak(run);
-        for (auto _ : st) benchmark::DoNotOptimize(run());
-        report(st, packed->compressed.size(), tokens, peak);
+    register_timed(join({"peer/docbin_msgpack_zlib", sfx}), packed->compressed.size(), tokens, [packed] {
+        const std::string raw = inflate_all(packed->compressed);
+        return read_docbin(raw.data(), raw.size());
     });
-    benchmark::RegisterBenchmark(join({"peer/docbin_msgpack", sfx}).c_str(), [packed, tokens](benchmark::State& st) {
-        const auto run = [&] { return read_docbin(packed->raw.data(), packed->raw.size()); };
-        const auto peak = measure_peak(run);
-        for (auto _ : st) benchmark::DoNotOptimize(run());
-        report(st, packed->raw.size(), tokens, peak);
-    });    // The writer: DocBin.add + to_bytes from the same content (token arrays, hashes, the sorted
+    register_timed(join({"peer/docbin_msgpack", sfx}), packed->raw.size(), tokens,
+                   [packed] { return read_docbin(packed->raw.data(), packed->raw.size()); });
+    // The writer: DocBin.add + to_bytes from the same content (token arrays, hashes, the sorted
     // string list, msgpack, zlib), timed whole.
     auto content = std::shared_ptr<const Container>(wp, &wp->content);
-    benchmark::RegisterBenchmark(join({"peer/docbin_msgpack_zlib_write", sfx}).c_str(), [content, packed, tokens](benchmark::State& st) {
-        const auto peak = measure_peak([&] { benchmark::DoNotOptimize(pack_docbin(*content)); });
-        for (auto _ : st) benchmark::DoNotOptimize(pack_docbin(*content));
-        report(st, packed->compressed.size(), tokens, peak);
-    });
+    register_timed(join({"peer/docbin_msgpack_zlib_write", sfx}), packed->compressed.size(), tokens,
+                   [content] { return pack_docbin(*content); });
 }
 
 }  // namespace ond::bench
