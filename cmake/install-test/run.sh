@@ -14,10 +14,15 @@ if grep -nE 'LINK_ONLY:>|[":; ]/[^":; >]*\.(so|a)([.":; >]|$)' "$pkg"/ondTargets
   echo "the installed targets hold an absolute library path or an empty \$<LINK_ONLY:>" >&2
   exit 1
 fi
-grep -q 'INTERFACE_COMPILE_FEATURES "cxx_std_20"' "$pkg/ondTargets.cmake" || {
-  echo "the installed ond::codec does not require C++20" >&2
-  exit 1
-}
+# Both builds of the library are exported (ond::codec_noexcept: built with -fno-exceptions, for
+# examples/no_exceptions.cpp and programs built that way), each requiring C++20.
+for target in codec codec_noexcept; do
+  sed -n "/^set_target_properties(ond::$target PROPERTIES/,/^)/p" "$pkg/ondTargets.cmake" |
+    grep -q 'INTERFACE_COMPILE_FEATURES "cxx_std_20"' || {
+    echo "the installed package has no ond::$target, or it does not require C++20" >&2
+    exit 1
+  }
+done
 # Only the API is installed: not the project's helpers, and ond.hpp does not pull in the tooling.
 inc="$work/prefix/include/ond"
 for f in hex.hpp splitmix64.hpp; do

@@ -31,7 +31,9 @@ BinIndex& BinIndex::operator=(BinIndex&&) noexcept = default;
 
 void BinIndex::build(Bytes input) {
     s_->input = input;
+    // Without exceptions an index that failed to build lives on, holding only checked frames.
     auto [bin, crc] = detail::open_bin(input, s_->table, s_->strings, "a BinIndex indexes ONDB containers; this one is ONDC");
+    OND_BAIL();
     s_->crc = crc;
     // One span per record whose frame was read: the declared count allocates nothing. Each
     // record's place depends on the length before it, so the walk would wait on memory at every
@@ -43,10 +45,13 @@ void BinIndex::build(Bytes input) {
         for (const std::uint64_t until = std::min(bin.records.offset() + ahead, end); fetched < until; fetched += line)
             __builtin_prefetch(input.data() + fetched);
         const detail::RecordFrame f = detail::skip_record(bin.records, i);
+        OND_BAIL();
         s_->records.push_back(RecordSpan{f.offset, f.length});
     }
     detail::check_records_end(bin.records);
+    OND_BAIL();
     if (crc) detail::check_trailer<detail::DecodeMode>(input, 0, nullptr);
+    OND_BAIL();
     // The table builds two lookups on first use (an error message may ask for an entry); made
     // now, so that concurrent decodes only read it.
     if (s_->table.count() > 0) {
@@ -64,13 +69,14 @@ const StringStore& BinIndex::strings() const& noexcept { return s_->strings; }
 Container BinIndex::decode(std::size_t first, std::size_t last) const {
     Container out;
     decode_into(first, last, out);
+    OND_BAIL({});
     return out;
 }
 
 void BinIndex::decode_into(std::size_t first, std::size_t last, Container& out) const {
     if (first > last || last > size())
-        throw std::out_of_range("BinIndex: records [" + std::to_string(first) + ", " + std::to_string(last) +
-                                ") of " + std::to_string(size()));
+        detail::raise_logic<std::out_of_range>("BinIndex: records [" + std::to_string(first) + ", " +
+                                               std::to_string(last) + ") of " + std::to_string(size()));
     out.format = Format::ondb;
     out.crc = s_->crc;
     out.docs.clear();
@@ -78,16 +84,22 @@ void BinIndex::decode_into(std::size_t first, std::size_t last, Container& out) 
     const StringStore& from = s_->strings;
     if (out.strings.size() != from.size() || out.strings.ids_shared_with(from.id()) != from.size())
         out.strings = from;
-    try {
-        for (std::size_t i = first; i < last; ++i) {
-            const RecordSpan r = s_->records[i];
-            detail::Cursor sec(s_->input.subspan(static_cast<std::size_t>(r.offset), 4 + std::size_t{r.length}), r.offset);
-            detail::decode_record<detail::DecodeMode>(sec, static_cast<std::uint32_t>(i), s_->table, &out.docs, nullptr);
+    // On any failure (a throw or a bail) `out` keeps no documents: a record cut short may have
+    // token rows never written.
+    struct ClearUnlessDone {
+        DocList& docs;
+        bool done = false;
+        ~ClearUnlessDone() {
+            if (!done) docs.clear();
         }
-    } catch (...) {
-        out.docs.clear();  // a record cut short may have token rows never written
-        throw;
+    } guard{out.docs};
+    for (std::size_t i = first; i < last; ++i) {
+        const RecordSpan r = s_->records[i];
+        detail::Cursor sec(s_->input.subspan(static_cast<std::size_t>(r.offset), 4 + std::size_t{r.length}), r.offset);
+        detail::decode_record<detail::DecodeMode>(sec, static_cast<std::uint32_t>(i), s_->table, &out.docs, nullptr);
+        OND_BAIL();
     }
+    guard.done = true;
 }
 
 }  // namespace ond

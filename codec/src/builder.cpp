@@ -8,13 +8,19 @@
 #include "ond/error.hpp"
 #include "ond/unicode.hpp"
 #include "doc_list_build.hpp"
+#include "fault.hpp"
 
 namespace ond {
 
 namespace {
 
-[[noreturn]] void refuse(Errc e, std::string path, std::string detail) {
+// Raises a builder's refusal (fault.hpp): check sites `return refuse(...)`.
+OND_NORETURN_IF_THROWING detail::Bail refuse(Errc e, std::string path, std::string detail) {
+#if OND_EXCEPTIONS
     throw Error(e, no_offset, std::move(detail), std::move(path));
+#else
+    return detail::raise(Error(e, no_offset, std::move(detail), std::move(path)));
+#endif
 }
 
 std::string item_path(const char* list, std::size_t i) { return std::string(list) + "[" + std::to_string(i) + "]"; }
@@ -31,11 +37,8 @@ template <class F>
 void DocBuilder::run(F&& work) {
     if (error_) return;  // a no_throw builder stopped at its first error
     if (!no_throw_) return work();
-    try {
-        work();
-    } catch (Error& e) {
-        error_ = std::move(e);
-    }
+    // The work leaves at its first error (a throw, or OND_BAIL without exceptions); the builder keeps it.
+    if (auto e = detail::capture(std::forward<F>(work))) error_ = std::move(*e);
 }
 
 // ---- tokens --------------------------------------------------------------------------------
@@ -47,7 +50,8 @@ std::string DocBuilder::path(const char* list, std::size_t i) const {
 
 void DocBuilder::check_still_there() const {
     if (doc_index_ >= c_->docs.size() || c_->docs.removals() != removals_)
-        throw std::logic_error("DocBuilder: document " + std::to_string(doc_index_) + " is no longer in the container");
+        detail::raise_logic<std::logic_error>("DocBuilder: document " + std::to_string(doc_index_) +
+                                              " is no longer in the container");
 }
 
 DocSlice DocBuilder::doc() const {
@@ -58,8 +62,8 @@ DocSlice DocBuilder::doc() const {
 DocList& DocBuilder::last() {
     check_still_there();  // not removed, even if another document took its index
     if (doc_index_ + 1 != c_->docs.size())
-        throw std::logic_error("DocBuilder: document " + std::to_string(doc_index_) +
-                               " is no longer the container's last; a builder grows only the last document");
+        detail::raise_logic<std::logic_error>("DocBuilder: document " + std::to_string(doc_index_) +
+                                              " is no longer the container's last; a builder grows only the last document");
     return c_->docs;
 }
 
@@ -75,7 +79,7 @@ TokenBuilder& TokenBuilder::attr(TokenColumn c, std::string_view value) {
 TokenBuilder& TokenBuilder::head(std::size_t index) {
     b_->run([&] {
         if (index > 0x7FFFFFFF)
-            refuse(Errc::content_head_out_of_range, b_->path("tokens", i_) + ".head", "a head must be a token index");
+            return void(refuse(Errc::content_head_out_of_range, b_->path("tokens", i_) + ".head", "a head must be a token index"));
         detail::build(b_->last()).token_rows().head[i_] = static_cast<std::int32_t>(index);
     });
     return *this;
@@ -89,7 +93,8 @@ TokenBuilder& TokenBuilder::sent(Sentence s) {
 TokenBuilder& TokenBuilder::conf(float c) {
     b_->run([&] {
         if (!in_unit_range(c))
-            refuse(Errc::content_confidence_out_of_range, b_->path("tokens", i_) + ".conf", "a confidence must be in [0, 1]");
+            return void(refuse(Errc::content_confidence_out_of_range, b_->path("tokens", i_) + ".conf",
+                               "a confidence must be in [0, 1]"));
         detail::build(b_->last()).token_rows().conf[i_] = c;
     });
     return *this;
@@ -108,8 +113,9 @@ DocBuilder::DocBuilder(Container& c, std::string_view text, NoThrow)
 void DocBuilder::open(std::string_view text) {
     // Checked before the document is added: a refused text leaves the container as it was.
     const auto units = unicode::wtf8_utf16_length(text);
-    if (!units) refuse(Errc::content_invalid_string, "text", "the text is not valid WTF-8");
-    if (*units > 0xFFFFFFFFull) refuse(Errc::content_too_large, "text", "the text is longer than 2^32 - 1 UTF-16 code units");
+    if (!units) return void(refuse(Errc::content_invalid_string, "text", "the text is not valid WTF-8"));
+    if (*units > 0xFFFFFFFFull)
+        return void(refuse(Errc::content_too_large, "text", "the text is longer than 2^32 - 1 UTF-16 code units"));
     detail::DocListBuild docs(c_->docs);
     docs.open_doc();
     docs.text_buffer().append(text);
@@ -118,14 +124,18 @@ void DocBuilder::open(std::string_view text) {
 
 TokenBuilder DocBuilder::token(std::string_view word) {
     std::size_t i = 0;
-    run([&] { i = add_token(find_word(word), word.size()); });
+    run([&] {
+        const std::size_t at = find_word(word);
+        OND_BAIL();
+        i = add_token(at, word.size());
+    });
     return TokenBuilder(*this, i);
 }
 
 // The next occurrence of `word` after the previous token that starts a whole token.
 std::size_t DocBuilder::find_word(std::string_view word) {
     const std::size_t i = last().back().tokens.size();
-    if (word.empty()) refuse(Errc::content_token_empty, path("tokens", i), "a token's word is empty");
+    if (word.empty()) return refuse(Errc::content_token_empty, path("tokens", i), "a token's word is empty");
     const std::string_view text = last().back().text;
     const bool starts_word = ascii_word_char(word.front());
     std::size_t at = text.find(word, byte_end_);
@@ -134,7 +144,7 @@ std::size_t DocBuilder::find_word(std::string_view word) {
     if (at == std::string_view::npos) {
         std::string why = "\"";  // built by appends: g++ 12 at -O3 warns falsely on `"\"" + std::string(word)`
         why.append(word).append("\" does not occur as a whole token in the text after byte ").append(std::to_string(byte_end_));
-        refuse(Errc::content_token_out_of_text, path("tokens", i), why);
+        return refuse(Errc::content_token_out_of_text, path("tokens", i), why);
     }
     return at;
 }
@@ -150,19 +160,19 @@ std::size_t DocBuilder::add_token(std::size_t byte_start, std::size_t byte_lengt
     const std::size_t i = d.tokens.size();
     const std::string_view text = d.text;
     auto span = [&] { return "bytes [" + std::to_string(byte_start) + ", " + std::to_string(byte_start + byte_length) + ")"; };
-    if (byte_length == 0) refuse(Errc::content_token_empty, path("tokens", i), "a token has length 0");
+    if (byte_length == 0) return refuse(Errc::content_token_empty, path("tokens", i), "a token has length 0");
     if (byte_start > text.size() || byte_length > text.size() - byte_start)
-        refuse(Errc::content_token_out_of_text, path("tokens", i),
-               span() + " end past the text's " + std::to_string(text.size()) + " bytes");
+        return refuse(Errc::content_token_out_of_text, path("tokens", i),
+                      span() + " end past the text's " + std::to_string(text.size()) + " bytes");
     if (byte_start < byte_end_)
-        refuse(Errc::content_token_order, path("tokens", i),
-               span() + " start before the previous token ends (byte " + std::to_string(byte_end_) + ")");
+        return refuse(Errc::content_token_order, path("tokens", i),
+                      span() + " start before the previous token ends (byte " + std::to_string(byte_end_) + ")");
     // The units from the previous token's end: counted over the bytes in between only, so
     // adding every token in order walks the text once. A span that cuts a character leaves a
     // piece that is not valid WTF-8.
     const auto gap = unicode::wtf8_utf16_length(text.substr(byte_end_, byte_start - byte_end_));
     const auto units = unicode::wtf8_utf16_length(text.substr(byte_start, byte_length));
-    if (!gap || !units) refuse(Errc::content_invalid_string, path("tokens", i), span() + " cut a character");
+    if (!gap || !units) return refuse(Errc::content_invalid_string, path("tokens", i), span() + " cut a character");
     const std::uint64_t start = unit_end_ + *gap;
     const detail::TokenRows t = detail::build(last()).resize_tokens(i + 1);
     t.start[i] = static_cast<std::uint32_t>(start);
@@ -177,7 +187,7 @@ std::size_t DocBuilder::add_token(std::size_t byte_start, std::size_t byte_lengt
 }
 
 TokenBuilder DocBuilder::at(std::size_t i) {
-    if (i >= size()) throw std::out_of_range("DocBuilder::at(" + std::to_string(i) + "): no such token yet");
+    if (i >= size()) detail::raise_logic<std::out_of_range>("DocBuilder::at(" + std::to_string(i) + "): no such token yet");
     return TokenBuilder(*this, i);
 }
 
@@ -187,13 +197,14 @@ DocBuilder& DocBuilder::entity(std::size_t first, std::size_t n, std::string_vie
     run([&] {
         const DocSlice d = last().back();
         const std::string field = path("ents", d.ents.size());
-        if (n == 0) refuse(Errc::content_entity_empty, field, "an entity has length 0");
+        if (n == 0) return void(refuse(Errc::content_entity_empty, field, "an entity has length 0"));
         if (first > d.tokens.size() || n > d.tokens.size() - first)
-            refuse(Errc::content_entity_out_of_range, field, "ends past the last token added");
+            return void(refuse(Errc::content_entity_out_of_range, field, "ends past the last token added"));
         if (!d.ents.empty() && first < std::size_t{d.ents.back().start} + d.ents.back().length)
-            refuse(Errc::content_entity_order, field, "overlaps or precedes the previous entity");
-        if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
-        if (!in_unit_range(conf)) refuse(Errc::content_confidence_out_of_range, field + ".conf", "a confidence must be in [0, 1]");
+            return void(refuse(Errc::content_entity_order, field, "overlaps or precedes the previous entity"));
+        if (label.empty()) return void(refuse(Errc::content_label_empty, field + ".label", "a label must not be empty"));
+        if (!in_unit_range(conf))
+            return void(refuse(Errc::content_confidence_out_of_range, field + ".conf", "a confidence must be in [0, 1]"));
         const Entity e{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), intern(label), conf};
         detail::build(last()).add_entity(e);
         detail::build(last()).set_has_ents(true);
@@ -208,19 +219,22 @@ DocBuilder& DocBuilder::entities_annotated() {
 
 void DocBuilder::no_extras_in_bin(const char* what) {
     if (c_->format == Format::ondb)
-        refuse(Errc::content_bin_extras, item_path("docs", doc_index_), std::string("a bin's records cannot carry ") + what);
+        return void(refuse(Errc::content_bin_extras, item_path("docs", doc_index_), std::string("a bin's records cannot carry ") + what));
 }
 
 DocBuilder& DocBuilder::category(std::string_view label, float score) {
     run([&] {
         no_extras_in_bin("categories");
+        OND_BAIL();
         const DocSlice d = last().back();
         const std::string field = path("cats", d.cats.size());
-        if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
+        if (label.empty()) return void(refuse(Errc::content_label_empty, field + ".label", "a label must not be empty"));
         for (const Category& c : d.cats)
             if (c_->strings.view(c.label) == label)
-                refuse(Errc::content_duplicate_category, field + ".label", "the category \"" + std::string(label) + "\" is there already");
-        if (!in_unit_range(score)) refuse(Errc::content_score_out_of_range, field + ".score", "a category score must be in [0, 1]");
+                return void(refuse(Errc::content_duplicate_category, field + ".label",
+                                   "the category \"" + std::string(label) + "\" is there already"));
+        if (!in_unit_range(score))
+            return void(refuse(Errc::content_score_out_of_range, field + ".score", "a category score must be in [0, 1]"));
         const Category cat{intern(label), score};
         detail::build(last()).add_category(cat);
         detail::build(last()).set_has_cats(true);
@@ -231,6 +245,7 @@ DocBuilder& DocBuilder::category(std::string_view label, float score) {
 DocBuilder& DocBuilder::categories_annotated() {
     run([&] {
         no_extras_in_bin("categories");
+        OND_BAIL();
         detail::build(last()).set_has_cats(true);
     });
     return *this;
@@ -238,10 +253,12 @@ DocBuilder& DocBuilder::categories_annotated() {
 
 std::size_t DocBuilder::group_index(std::string_view name) {
     no_extras_in_bin("span groups");
+    OND_BAIL({});
     const DocSlice d = last().back();
     for (std::size_t g = 0; g < d.spans.size(); ++g)
         if (c_->strings.view(d.spans[g].name) == name) return g;
-    if (name.empty()) refuse(Errc::content_label_empty, path("spans", d.spans.size()) + ".name", "a group name must not be empty");
+    if (name.empty())
+        return refuse(Errc::content_label_empty, path("spans", d.spans.size()) + ".name", "a group name must not be empty");
     const StringId id = intern(name);
     detail::build(last()).add_span_group(id);
     return d.spans.size();
@@ -255,14 +272,16 @@ DocBuilder& DocBuilder::span_group(std::string_view name) {
 DocBuilder& DocBuilder::span(std::string_view group, std::size_t first, std::size_t n, std::string_view label, float conf) {
     run([&] {
         const std::size_t g = group_index(group);
+        OND_BAIL();
         const DocSlice d = last().back();
         const std::span<const Span> spans = d.spans[g].spans;
         const std::string field = path("spans", g) + item_path(".spans", spans.size());
-        if (n == 0) refuse(Errc::content_span_empty, field, "a span has length 0");
+        if (n == 0) return void(refuse(Errc::content_span_empty, field, "a span has length 0"));
         if (first > d.tokens.size() || n > d.tokens.size() - first)
-            refuse(Errc::content_span_out_of_range, field, "ends past the last token added");
-        if (label.empty()) refuse(Errc::content_label_empty, field + ".label", "a label must not be empty");
-        if (!in_unit_range(conf)) refuse(Errc::content_confidence_out_of_range, field + ".conf", "a confidence must be in [0, 1]");
+            return void(refuse(Errc::content_span_out_of_range, field, "ends past the last token added"));
+        if (label.empty()) return void(refuse(Errc::content_label_empty, field + ".label", "a label must not be empty"));
+        if (!in_unit_range(conf))
+            return void(refuse(Errc::content_confidence_out_of_range, field + ".conf", "a confidence must be in [0, 1]"));
         const Span s{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), intern(label), conf};
         detail::build(last()).add_span(g, s);
     });

@@ -12,11 +12,12 @@ template <class M>
 void decode_categories_section(Cursor& sec, const TableView& table, DocList* out, Tracer* tr) {
     const std::uint64_t count_offset = sec.offset();
     const std::uint32_t count = sec.varint();
+    OND_BAIL();
     // A category is at least a 1-byte label and a 4-byte score.
     if (OND_CHECK(Errc::categories_count_exceeds_bytes, count > sec.remaining() / 5))
-        fail(Errc::categories_count_exceeds_bytes, count_offset,
+        return void(fail(Errc::categories_count_exceeds_bytes, count_offset,
              detail::count_of(count, "category", "categories") + " need at least " + detail::count_of(5ull * count, "byte", "bytes") +
-                 ", but the section has " + std::to_string(sec.remaining()) + " left");
+                 ", but the section has " + std::to_string(sec.remaining()) + " left"));
     if constexpr (M::trace) tr->field(count_offset, sec.offset() - count_offset, "categories.count", std::to_string(count));
     if constexpr (M::build) {
         build(out).set_has_cats(true);
@@ -28,14 +29,16 @@ void decode_categories_section(Cursor& sec, const TableView& table, DocList* out
         const std::uint64_t item_offset = sec.offset();
         const std::uint32_t label =
             read_label(sec, table, Errc::categories_label_missing, Errc::categories_label_empty, who + "'s label");
+        OND_BAIL();
         value.clear();
         if (label != 0) table.append_value(value, label);  // 0 only with a check switched off
         if (OND_CHECK(Errc::categories_duplicate_label, !seen.insert(value).second))
-            fail(Errc::categories_duplicate_label, item_offset, who + "'s label " + quote_wtf8(value) + " is used twice");
+            return void(fail(Errc::categories_duplicate_label, item_offset, who + "'s label " + quote_wtf8(value) + " is used twice"));
         const std::uint64_t score_offset = sec.offset();
         const float score = sec.f32();
+        OND_BAIL();
         if (OND_CHECK(Errc::categories_score_out_of_range, !confidence_ok(score)))
-            fail(Errc::categories_score_out_of_range, score_offset, who + " has score " + describe_float(score));
+            return void(fail(Errc::categories_score_out_of_range, score_offset, who + " has score " + describe_float(score)));
         if constexpr (M::build) build(out).add_category(Category{label, score});
         if constexpr (M::trace)
             tr->field(item_offset, sec.offset() - item_offset, "categories[" + std::to_string(i) + "]",

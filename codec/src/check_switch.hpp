@@ -24,13 +24,14 @@
 #include <string_view>
 #include <vector>
 
+#include "fault.hpp"
 #include "ond/error.hpp"
 
 namespace ond::detail {
 
 class RelaxedChecks {
 public:
-    // Throws std::invalid_argument for a code that is neither implementation-defined nor one of
+    // Throws std::invalid_argument (without exceptions: stops the program) for a code that is neither implementation-defined nor one of
     // the two content codes a writer may write. `read_record_extras`: with section.misplaced
     // relaxed, sections 6 and 7 inside an ONDB record are read as that document's categories and
     // span groups (R9 allows it) instead of being skipped.
@@ -38,8 +39,8 @@ public:
         : previous_(current()), extras_(read_record_extras) {
         for (Errc e : codes) {
             if (!relaxable(e))
-                throw std::invalid_argument("only implementation-defined checks can be relaxed, not " +
-                                            std::string(error_info(e).code));
+                detail::raise_logic<std::invalid_argument>("only implementation-defined checks can be relaxed, not " +
+                                                           std::string(error_info(e).code));
             codes_.set(static_cast<std::size_t>(e));
         }
         current() = this;

@@ -7,12 +7,17 @@
 namespace ond::detail {
 
 namespace {
-// Empties the documents when a read throws: a record cut short may have token rows never written.
-struct ClearOnThrow {
+// Empties the documents when a read fails: a record cut short may have token rows never written.
+struct ClearOnFailure {
     DocList* docs;
+#if OND_EXCEPTIONS
     int before = std::uncaught_exceptions();
-    ~ClearOnThrow() {
-        if (docs && std::uncaught_exceptions() > before) docs->clear();
+    bool failing() const noexcept { return std::uncaught_exceptions() > before; }
+#else
+    bool failing() const noexcept { return faulted(); }
+#endif
+    ~ClearOnFailure() {
+        if (docs && failing()) docs->clear();
     }
 };
 
@@ -31,7 +36,9 @@ template <class M>
 Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Tracer* tr) {
     Cursor c(input, origin);
     const Header h = decode_header<M>(c, tr);
+    OND_BAIL({});
     const std::uint64_t size = check_container_size(h, input.size(), origin);
+    OND_BAIL({});
     Summary sum;
     sum.format = h.format;
     sum.crc = h.crc;
@@ -46,7 +53,7 @@ Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Trac
         docs = &out->docs;
         docs->clear();
     }
-    ClearOnThrow guard{docs};
+    ClearOnFailure guard{docs};
     if constexpr (M::trace) tr->enter(c.offset(), h.body_length, "body", detail::count_of(h.body_length, "byte", "bytes"));
     Cursor body = c.sub(h.body_length);
     TableView table;
@@ -54,16 +61,20 @@ Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Trac
     if constexpr (M::build) strings = &out->strings;
     if (h.format == Format::ondc) {
         sum.tokens = decode_ondc_body<M>(body, table, strings, docs, tr);
+        OND_BAIL({});
         sum.docs = 1;
     } else {
         BinRecords bin = decode_ondb_prologue<M>(body, table, strings, tr);
+        OND_BAIL({});
         const std::uint64_t records_bytes = bin.records.remaining();
         for (std::uint32_t i = 0; i < bin.count; ++i) {
             if constexpr (M::build)
                 if ((i & (i - 1)) == 0 && i >= 2) reserve_for_the_rest(*docs, records_bytes - bin.records.remaining(), records_bytes);
             sum.tokens += decode_record<M>(bin.records, i, table, docs, tr);
+            OND_BAIL({});
         }
         check_records_end(bin.records);
+        OND_BAIL({});
         if constexpr (M::trace) tr->leave();  // section 5, entered by decode_ondb_prologue's walker
         sum.docs = bin.count;
     }
@@ -90,13 +101,13 @@ void decode_into(Bytes input, Container& out) { detail::decode_container<detail:
 
 std::optional<std::uint64_t> declared_size(Bytes first_12_bytes) {
     if (first_12_bytes.size() < detail::header_size) return std::nullopt;
-    try {
-        detail::Cursor c(first_12_bytes.first(detail::header_size), 0);
-        const detail::Header h = detail::decode_header<detail::ValidateMode>(c, nullptr);
-        return detail::header_size + std::uint64_t{h.body_length} + (h.crc ? detail::trailer_size : 0);
-    } catch (const Error&) {
+    detail::Header h;
+    if (detail::capture([&] {
+            detail::Cursor c(first_12_bytes.first(detail::header_size), 0);
+            h = detail::decode_header<detail::ValidateMode>(c, nullptr);
+        }))
         return std::nullopt;
-    }
+    return detail::header_size + std::uint64_t{h.body_length} + (h.crc ? detail::trailer_size : 0);
 }
 
 Summary validate(Bytes input) { return detail::decode_container<detail::ValidateMode>(input, 0, nullptr, nullptr); }

@@ -7,18 +7,23 @@
 #include <string>
 
 #include "check_switch.hpp"
+#include "fault.hpp"
 #include "ond/error.hpp"
 #include "ond/reader.hpp"
 
 namespace ond::detail {
 
-[[noreturn]] void fail(Errc e, std::uint64_t offset, std::string detail);
+// Raises ond::Error(e, offset, detail) (fault.hpp): check sites `return fail(...)`.
+OND_NORETURN_IF_THROWING Bail fail(Errc e, std::uint64_t offset, std::string detail);
 
 // A count and its noun, for messages: "1 byte", "2 bytes".
 std::string count_of(std::uint64_t n, const char* one, const char* many);
 
+// Without exceptions (fault.hpp), a read past the end raises field.truncated, moves the cursor
+// to its end and returns 0 (bytes(): a pointer its caller must not read before OND_BAIL).
 class Cursor {
 public:
+    Cursor() noexcept : Cursor(Bytes{}) {}
     // `origin` is the absolute offset of data[0] (non-zero for a container inside a stream).
     Cursor(Bytes data, std::uint64_t origin = 0) noexcept
         : base_(reinterpret_cast<const std::uint8_t*>(data.data())), pos_(0), end_(data.size()),
@@ -41,17 +46,17 @@ public:
     void skip(std::size_t n) noexcept { pos_ += n; }
 
     std::uint8_t u8() {
-        need(1);
+        if (!need(1)) [[unlikely]] return 0;
         return base_[pos_++];
     }
     std::uint16_t u16() {
-        need(2);
+        if (!need(2)) [[unlikely]] return 0;
         std::uint16_t v = static_cast<std::uint16_t>(base_[pos_] | (base_[pos_ + 1] << 8));
         pos_ += 2;
         return v;
     }
     std::uint32_t u32() {
-        need(4);
+        if (!need(4)) [[unlikely]] return 0;
         std::uint32_t v = load_u32(base_ + pos_);
         pos_ += 4;
         return v;
@@ -63,7 +68,7 @@ public:
         return f;
     }
     const std::uint8_t* bytes(std::size_t n) {
-        need(n);
+        if (!need(n)) [[unlikely]] return base_ + pos_;
         const std::uint8_t* p = base_ + pos_;
         pos_ += n;
         return p;
@@ -98,11 +103,17 @@ public:
     }
 
 private:
-    void need(std::size_t n) const {
-        if (n > end_ - pos_) [[unlikely]]
-            fail(Errc::field_truncated, offset(),
-                 "a " + std::to_string(n) + "-byte field needs more than the " +
-                     detail::count_of(end_ - pos_, "byte", "bytes") + " left in its section");
+    // True when n bytes remain; otherwise raises field.truncated (and, without exceptions,
+    // moves to the end and returns false).
+    bool need(std::size_t n) {
+        if (n > end_ - pos_) [[unlikely]] {
+            (void)fail(Errc::field_truncated, offset(),
+                       "a " + std::to_string(n) + "-byte field needs more than the " +
+                           detail::count_of(end_ - pos_, "byte", "bytes") + " left in its section");
+            pos_ = end_;
+            return false;
+        }
+        return true;
     }
     std::uint32_t varint_slow();
 

@@ -1,5 +1,5 @@
 // DocBinReader: an ONDB's records one at a time (R27).
-#include <exception>
+#include <optional>
 
 #include "ond/reader.hpp"
 #include "sections.hpp"
@@ -20,7 +20,18 @@ struct DocBinReader::State {
     DocList current;           // the record read last, alone
     RecordView view{current, strings};
     bool has_current = false;  // the last next() returned true
-    std::exception_ptr error;  // once a record fails, every later next() raises the same error
+    std::optional<Error> error;  // once a record fails, every later next() raises the same error
+
+    // Runs f, a step of the reader. An error it raises ends the reader: kept (every later call
+    // raises it again), then raised; without exceptions the step returns false.
+    template <class F>
+    bool run(F&& f) {
+        std::optional<Error> e = detail::capture(std::forward<F>(f));
+        if (!e) return true;
+        current.clear();  // a record cut short may have token rows never written
+        error = *e;
+        return detail::raise(std::move(*e));
+    }
 };
 
 DocBinReader::DocBinReader(Bytes input) : s_(std::make_unique<State>()) { open(input); }
@@ -34,7 +45,10 @@ DocBinReader::DocBinReader(std::vector<std::byte>&& bytes) : s_(std::make_unique
 
 void DocBinReader::open(Bytes input) {
     s_->input = input;
-    const detail::OpenedBin opened = detail::open_bin(input, s_->table, s_->strings, "DocBinReader reads ONDB containers; this one is ONDC");
+    // Without exceptions a reader that failed to open lives on (empty), raising the same error.
+    detail::OpenedBin opened{};
+    const char* refusal = "DocBinReader reads ONDB containers; this one is ONDC";
+    if (!s_->run([&] { opened = detail::open_bin(input, s_->table, s_->strings, refusal); })) return;
     s_->crc = opened.crc;
     s_->records = opened.bin.records;
     s_->count = opened.bin.count;
@@ -52,25 +66,28 @@ const RecordView& DocBinReader::doc() const& noexcept { return s_->view; }
 DocBinReader::iterator DocBinReader::begin() {
     // Idempotent: a record already read is where the range starts; only otherwise is one read.
     if (s_->has_current || s_->done || s_->error) return iterator(this, s_->has_current);
-    return iterator(this, next());
+    const bool more = next();
+    OND_BAIL({});
+    return iterator(this, more);
 }
 
 std::size_t DocBinReader::skip(std::size_t n) {
     s_->has_current = false;
-    if (s_->error) std::rethrow_exception(s_->error);
+    if (s_->error) return detail::raise(Error(*s_->error));
     std::size_t skipped = 0;
-    try {
+    const bool ok = s_->run([&] {
         for (; skipped < n && s_->next < s_->count; ++skipped) {
             detail::skip_record(s_->records, s_->next);
+            OND_BAIL();
             ++s_->next;
         }
-    } catch (const Error&) {
-        s_->current.clear();
-        s_->error = std::current_exception();
-        throw;
-    }
+    });
+    if (!ok) return 0;
     s_->current.clear();
-    if (skipped < n && !s_->done) next();  // past the last record: the end checks
+    if (skipped < n && !s_->done) {
+        next();  // past the last record: the end checks
+        OND_BAIL({});
+    }
     return skipped;
 }
 
@@ -82,26 +99,25 @@ bool DocBinReader::next(Doc& doc) {
 
 bool DocBinReader::next() {
     s_->has_current = false;
-    if (s_->error) std::rethrow_exception(s_->error);
+    if (s_->error) return detail::raise(Error(*s_->error));
     if (s_->done) return false;
-    try {
+    const bool ok = s_->run([&] {
         if (s_->next < s_->count) {
             s_->current.clear();
             detail::decode_record<detail::DecodeMode>(s_->records, s_->next, s_->table, &s_->current, nullptr);
+            OND_BAIL();
             s_->view.record_ = s_->next;
             ++s_->next;
             s_->has_current = true;
-            return true;
+            return;
         }
         detail::check_records_end(s_->records);
+        OND_BAIL();
         if (s_->crc) detail::check_trailer<detail::DecodeMode>(s_->input, 0, nullptr);
+        OND_BAIL();
         s_->done = true;
-        return false;
-    } catch (const Error&) {
-        s_->current.clear();  // a record cut short may have token rows never written
-        s_->error = std::current_exception();
-        throw;
-    }
+    });
+    return ok && s_->has_current;
 }
 
 }  // namespace ond

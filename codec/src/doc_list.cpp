@@ -7,8 +7,11 @@
 
 #include "ond/error.hpp"
 #include "ond/unicode.hpp"
+#include "fault.hpp"
 
 namespace ond {
+
+bool detail::error_pending() noexcept { return detail::faulted(); }
 
 void TokenColumns::resize(std::size_t n) {
     detail::for_each_token_column(*this, [n](auto& column) { column.resize(n); });
@@ -113,8 +116,8 @@ void check_shape(const Doc& d) {
     bool sizes_ok = t.length.size() == n && t.head.size() == n && t.sent.size() == n && t.conf.size() == n;
     for (const auto& col : t.attrs) sizes_ok = sizes_ok && col.size() == n;
     if (!sizes_ok)
-        throw Error(Errc::content_inconsistent, no_offset, "token columns differ in size (" + std::to_string(n) + " starts)",
-                    "tokens");
+        return void(detail::raise(Error(Errc::content_inconsistent, no_offset,
+                                        "token columns differ in size (" + std::to_string(n) + " starts)", "tokens")));
 }
 }  // namespace
 
@@ -125,35 +128,42 @@ void DocList::check_ids(const Doc& d) const {
     if (!store) return;
     const std::size_t limit = d.origin == 0 ? store->size() : store->ids_shared_with(d.origin);
     if (d.origin != 0 && limit == 0)
-        throw Error(Errc::content_bad_string_id, no_offset,
-                    "the document's string ids index another container's strings (Container::append re-interns them)", "");
-    auto check = [&](StringId id, auto&& path) {
-        if (id < limit) return;
-        throw Error(Errc::content_bad_string_id, no_offset,
-                    "string id " + std::to_string(id) +
-                        (d.origin == 0 ? " is not in the container's string store"
-                                       : " is past the strings this container shares with the document's origin"),
-                    path());
+        return void(detail::raise(Error(Errc::content_bad_string_id, no_offset,
+                                        "the document's string ids index another container's strings (Container::append "
+                                        "re-interns them)",
+                                        "")));
+    // False when it refused the id (without exceptions: with them it threw).
+    auto check = [&](StringId id, auto&& path) -> bool {
+        if (id < limit) [[likely]]
+            return true;
+        return detail::raise(Error(Errc::content_bad_string_id, no_offset,
+                                   "string id " + std::to_string(id) +
+                                       (d.origin == 0 ? " is not in the container's string store"
+                                                      : " is past the strings this container shares with the document's origin"),
+                                   path()));
     };
     const Tokens& t = d.tokens;
     for (std::size_t c = 0; c < token_column_count; ++c)
         for (std::size_t i = 0; i < t.attrs[c].size(); ++i)
-            check(t.attrs[c][i], [&] { return "tokens[" + std::to_string(i) + "]." + token_column_names[c]; });
+            if (!check(t.attrs[c][i], [&] { return "tokens[" + std::to_string(i) + "]." + token_column_names[c]; })) return;
     for (std::size_t i = 0; i < d.ents.size(); ++i)
-        check(d.ents[i].label, [&] { return "ents[" + std::to_string(i) + "].label"; });
+        if (!check(d.ents[i].label, [&] { return "ents[" + std::to_string(i) + "].label"; })) return;
     for (std::size_t i = 0; i < d.cats.size(); ++i)
-        check(d.cats[i].label, [&] { return "cats[" + std::to_string(i) + "].label"; });
+        if (!check(d.cats[i].label, [&] { return "cats[" + std::to_string(i) + "].label"; })) return;
     for (std::size_t g = 0; g < d.spans.size(); ++g) {
-        check(d.spans[g].name, [&] { return "spans[" + std::to_string(g) + "].name"; });
+        if (!check(d.spans[g].name, [&] { return "spans[" + std::to_string(g) + "].name"; })) return;
         for (std::size_t i = 0; i < d.spans[g].spans.size(); ++i)
-            check(d.spans[g].spans[i].label,
-                  [&] { return "spans[" + std::to_string(g) + "].spans[" + std::to_string(i) + "].label"; });
+            if (!check(d.spans[g].spans[i].label,
+                       [&] { return "spans[" + std::to_string(g) + "].spans[" + std::to_string(i) + "].label"; }))
+                return;
     }
 }
 
 void DocList::push_back(const Doc& d) {
     check_shape(d);  // before anything is added: a refused Doc leaves the list as it was
+    OND_BAIL();
     check_ids(d);
+    OND_BAIL();
     const Tokens& t = d.tokens;
     const std::size_t n = t.size();
     open_doc();
@@ -214,14 +224,20 @@ void DocList::clear() noexcept {
 void DocList::replace(std::size_t i, const Doc& d) {
     // The documents after i move behind the new one: copied out, cut, and added back.
     check_shape(d);
+    OND_BAIL();
     check_ids(d);
+    OND_BAIL();
     std::vector<Doc> after;
     after.reserve(size() - i - 1);
     for (std::size_t k = i + 1; k < size(); ++k) after.push_back((*this)[k].to_doc());
     // Not a removal: every document comes back at its index (a builder of a later one goes on).
     while (size() > i) cut_last();
-    push_back(d);
-    for (const Doc& x : after) push_back(x);
+    push_back(d);  // checked above: not refused now
+    OND_BAIL();
+    for (const Doc& x : after) {
+        push_back(x);
+        OND_BAIL();
+    }
 }
 
 }  // namespace ond
@@ -235,80 +251,96 @@ std::string at(std::size_t doc, const char* list, std::size_t i) {
     return "docs[" + std::to_string(doc) + "]." + list + "[" + std::to_string(i) + "]";
 }
 void check_unit(float v, Errc e, const std::string& path) {
-    if (!(v >= 0.0f && v <= 1.0f)) throw Error(e, no_offset, "must be in [0, 1]", path);
+    if (!(v >= 0.0f && v <= 1.0f)) return void(detail::raise(Error(e, no_offset, "must be in [0, 1]", path)));
 }
 }  // namespace
 
 const DocList::Entry& DocList::entry(std::size_t doc) const {
-    if (doc >= docs_.size()) throw std::out_of_range("DocList: no document " + std::to_string(doc));
+    if (doc >= docs_.size()) detail::raise_logic<std::out_of_range>("DocList: no document " + std::to_string(doc));
     return docs_[doc];
 }
 
 std::uint64_t DocList::row(std::size_t doc, std::size_t token) const {
     const Entry& e = entry(doc);
-    if (token >= e.tokens.count) throw std::out_of_range("DocList: document " + std::to_string(doc) + " has no token " + std::to_string(token));
+    if (token >= e.tokens.count)
+        detail::raise_logic<std::out_of_range>("DocList: document " + std::to_string(doc) + " has no token " + std::to_string(token));
     return e.tokens.begin + token;
 }
 
 void DocList::check_id(StringId id, const std::string& path) const {
     if (strings_.store && !strings_.store->contains(id))
-        throw Error(Errc::content_bad_string_id, no_offset, "string id " + std::to_string(id) + " is not in the container's string store", path);
+        return void(detail::raise(Error(Errc::content_bad_string_id, no_offset,
+                                        "string id " + std::to_string(id) + " is not in the container's string store", path)));
 }
 
 void DocList::set_attr(std::size_t doc, std::size_t token, TokenColumn c, StringId id) {
     const std::uint64_t r = row(doc, token);
     check_id(id, at(doc, "tokens", token) + "." + token_column_names[static_cast<std::size_t>(c)]);
+    OND_BAIL();
     tokens_.attrs[static_cast<std::size_t>(c)][r] = id;
 }
 
 void DocList::set_head(std::size_t doc, std::size_t token, std::size_t head) {
     const std::uint64_t r = row(doc, token);
     if (head >= docs_[doc].tokens.count)
-        throw Error(Errc::content_head_out_of_range, no_offset, "head " + std::to_string(head) + " is not a token of the document",
-                    at(doc, "tokens", token) + ".head");
+        return void(detail::raise(Error(Errc::content_head_out_of_range, no_offset,
+                                        "head " + std::to_string(head) + " is not a token of the document",
+                                        at(doc, "tokens", token) + ".head")));
     tokens_.head[r] = static_cast<std::int32_t>(head);
 }
 
 void DocList::set_sent(std::size_t doc, std::size_t token, Sentence s) {
     const std::uint64_t r = row(doc, token);
     if (static_cast<unsigned>(s) > 2)
-        throw Error(Errc::content_bad_sentence_value, no_offset, "a sentence value is 0, 1 or 2", at(doc, "tokens", token) + ".sent");
+        return void(detail::raise(
+            Error(Errc::content_bad_sentence_value, no_offset, "a sentence value is 0, 1 or 2", at(doc, "tokens", token) + ".sent")));
     tokens_.sent[r] = s;
 }
 
 void DocList::set_conf(std::size_t doc, std::size_t token, float conf) {
     const std::uint64_t r = row(doc, token);
     check_unit(conf, Errc::content_confidence_out_of_range, at(doc, "tokens", token) + ".conf");
+    OND_BAIL();
     tokens_.conf[r] = conf;
 }
 
 void DocList::set_entity_label(std::size_t doc, std::size_t ent, StringId label) {
     const Entry& e = entry(doc);
-    if (ent >= e.ents.count) throw std::out_of_range("DocList: document " + std::to_string(doc) + " has no entity " + std::to_string(ent));
+    if (ent >= e.ents.count)
+        detail::raise_logic<std::out_of_range>("DocList: document " + std::to_string(doc) + " has no entity " + std::to_string(ent));
     check_id(label, at(doc, "ents", ent) + ".label");
+    OND_BAIL();
     ents_[e.ents.begin + ent].label = label;
 }
 
 void DocList::set_entity_conf(std::size_t doc, std::size_t ent, float conf) {
     const Entry& e = entry(doc);
-    if (ent >= e.ents.count) throw std::out_of_range("DocList: document " + std::to_string(doc) + " has no entity " + std::to_string(ent));
+    if (ent >= e.ents.count)
+        detail::raise_logic<std::out_of_range>("DocList: document " + std::to_string(doc) + " has no entity " + std::to_string(ent));
     check_unit(conf, Errc::content_confidence_out_of_range, at(doc, "ents", ent) + ".conf");
+    OND_BAIL();
     ents_[e.ents.begin + ent].conf = conf;
 }
 
 void DocList::set_category_score(std::size_t doc, std::size_t cat, float score) {
     const Entry& e = entry(doc);
-    if (cat >= e.cats.count) throw std::out_of_range("DocList: document " + std::to_string(doc) + " has no category " + std::to_string(cat));
+    if (cat >= e.cats.count)
+        detail::raise_logic<std::out_of_range>("DocList: document " + std::to_string(doc) + " has no category " + std::to_string(cat));
     check_unit(score, Errc::content_score_out_of_range, at(doc, "cats", cat) + ".score");
+    OND_BAIL();
     cats_[e.cats.begin + cat].score = score;
 }
 
 void DocList::set_span_label(std::size_t doc, std::size_t group, std::size_t span, StringId label) {
     const Entry& e = entry(doc);
-    if (group >= e.groups.count) throw std::out_of_range("DocList: document " + std::to_string(doc) + " has no span group " + std::to_string(group));
+    if (group >= e.groups.count)
+        detail::raise_logic<std::out_of_range>("DocList: document " + std::to_string(doc) + " has no span group " +
+                                               std::to_string(group));
     const std::size_t g = e.groups.begin + group;
-    if (span >= group_bounds_[g + 1] - group_bounds_[g]) throw std::out_of_range("DocList: no span " + std::to_string(span) + " in that group");
+    if (span >= group_bounds_[g + 1] - group_bounds_[g])
+        detail::raise_logic<std::out_of_range>("DocList: no span " + std::to_string(span) + " in that group");
     check_id(label, at(doc, "spans", group) + ".spans[" + std::to_string(span) + "].label");
+    OND_BAIL();
     spans_[group_bounds_[g] + span].label = label;
 }
 

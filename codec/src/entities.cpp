@@ -9,10 +9,11 @@ template <class M>
 void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t n, DocList* out, Tracer* tr) {
     const std::uint64_t count_offset = sec.offset();
     const std::uint32_t count = sec.varint();
+    OND_BAIL();
     if (OND_CHECK(Errc::entities_count_exceeds_bytes, count > sec.remaining() / 7))
-        fail(Errc::entities_count_exceeds_bytes, count_offset,
+        return void(fail(Errc::entities_count_exceeds_bytes, count_offset,
              detail::count_of(count, "entity", "entities") + " need at least " + detail::count_of(7ull * count, "byte", "bytes") +
-                 ", but the section has " + std::to_string(sec.remaining()) + " left");
+                 ", but the section has " + std::to_string(sec.remaining()) + " left"));
     if constexpr (M::trace) tr->field(count_offset, sec.offset() - count_offset, "entities.count", std::to_string(count));
     if constexpr (M::build) {
         build(out).set_has_ents(true);
@@ -24,18 +25,21 @@ void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t 
         const std::uint32_t gap = sec.varint();
         const std::uint64_t len_offset = sec.offset();
         const std::uint32_t len = sec.varint();
-        if (OND_CHECK(Errc::entities_empty, len == 0)) fail(Errc::entities_empty, len_offset, who + " has length 0");
+        OND_BAIL();
+        if (OND_CHECK(Errc::entities_empty, len == 0)) return void(fail(Errc::entities_empty, len_offset, who + " has length 0"));
         const std::uint64_t start = prev_end + gap;
         const std::uint64_t end = start + len;
         if (OND_CHECK(Errc::entities_out_of_range, end > n))
-            fail(Errc::entities_out_of_range, item_offset,
-                 who + " ends at token " + std::to_string(end) + "; the document has " + detail::count_of(n, "token", "tokens"));
+            return void(fail(Errc::entities_out_of_range, item_offset,
+                 who + " ends at token " + std::to_string(end) + "; the document has " + detail::count_of(n, "token", "tokens")));
         const std::uint32_t label =
             read_label(sec, table, Errc::entities_label_missing, Errc::entities_label_empty, who + "'s label");
+        OND_BAIL();
         const std::uint64_t conf_offset = sec.offset();
         const float conf = sec.f32();
+        OND_BAIL();
         if (OND_CHECK(Errc::entities_confidence_out_of_range, !confidence_ok(conf)))
-            fail(Errc::entities_confidence_out_of_range, conf_offset, who + " has confidence " + describe_float(conf));
+            return void(fail(Errc::entities_confidence_out_of_range, conf_offset, who + " has confidence " + describe_float(conf)));
         if constexpr (M::build)
             build(out).add_entity(Entity{static_cast<std::uint32_t>(start), len, label, conf});
         if constexpr (M::trace)
@@ -50,7 +54,7 @@ void decode_entities_section(Cursor& sec, const TableView& table, std::uint32_t 
     // one: bytes left over are section.trailing-bytes, and an entity there ends past the last
     // token (entities.out-of-range; with that check switched off, still that fault alone).
     if (OND_CHECK(Errc::entities_without_tokens, n == 0 && count == 0 && sec.empty()))
-        fail(Errc::entities_without_tokens, count_offset, "a document without tokens has an entities section (section 4)");
+        return void(fail(Errc::entities_without_tokens, count_offset, "a document without tokens has an entities section (section 4)"));
 }
 
 #define OND_INSTANTIATE(M) \

@@ -37,27 +37,31 @@ template <class M>
 Header decode_header(Cursor& c, Tracer* tr) {
     const std::uint64_t base = c.offset();
     if (OND_CHECK(Errc::header_truncated, c.remaining() < header_size))
-        fail(Errc::header_truncated, c.end_offset(),
+        return fail(Errc::header_truncated, c.end_offset(),
              "the input has " + detail::count_of(c.remaining(), "byte", "bytes") + "; a header needs 12");
     const std::uint8_t* magic = c.bytes(4);
+    OND_BAIL({});
     Header h;
     if (std::memcmp(magic, "ONDC", 4) == 0)
         h.format = Format::ondc;
     else if (std::memcmp(magic, "ONDB", 4) == 0)
         h.format = Format::ondb;
     else if (OND_CHECK(Errc::header_bad_magic, true))
-        fail(Errc::header_bad_magic, base, "the magic is not ONDC or ONDB");
+        return fail(Errc::header_bad_magic, base, "the magic is not ONDC or ONDB");
     if constexpr (M::trace) tr->field(base, 4, "header.magic", h.format == Format::ondc ? "ONDC" : "ONDB");
     const std::uint16_t version = c.u16();
+    OND_BAIL({});
     if (OND_CHECK(Errc::header_bad_version, version != 1))
-        fail(Errc::header_bad_version, base + 4, "format version " + std::to_string(version) + " (must be 1)");
+        return fail(Errc::header_bad_version, base + 4, "format version " + std::to_string(version) + " (must be 1)");
     if constexpr (M::trace) tr->field(base + 4, 2, "header.version", "1");
     const std::uint16_t flags = c.u16();
+    OND_BAIL({});
     if (OND_CHECK(Errc::header_bad_flags, flags > 1))
-        fail(Errc::header_bad_flags, base + 6, "flags " + std::to_string(flags) + " set bits other than bit 0");
+        return fail(Errc::header_bad_flags, base + 6, "flags " + std::to_string(flags) + " set bits other than bit 0");
     h.crc = flags == 1;
     if constexpr (M::trace) tr->field(base + 6, 2, "header.flags", h.crc ? "1 (CRC-32 trailer)" : "0 (no trailer)");
     h.body_length = c.u32();
+    OND_BAIL({});
     if constexpr (M::trace) tr->field(base + 8, 4, "header.body-length", std::to_string(h.body_length));
     return h;
 }
@@ -65,10 +69,10 @@ Header decode_header(Cursor& c, Tracer* tr) {
 std::uint64_t check_container_size(const Header& h, std::uint64_t total, std::uint64_t origin) {
     const std::uint64_t expected = header_size + std::uint64_t{h.body_length} + (h.crc ? trailer_size : 0);
     if (total < expected)
-        fail(Errc::container_truncated, origin + total,
+        return fail(Errc::container_truncated, origin + total,
              "the container declares " + detail::count_of(expected, "byte", "bytes") + ", but the input has " + std::to_string(total));
     if (OND_CHECK(Errc::container_trailing_bytes, total > expected))
-        fail(Errc::container_trailing_bytes, origin + expected,
+        return fail(Errc::container_trailing_bytes, origin + expected,
              detail::count_of(total - expected, "byte", "bytes") + " follow the end of the container");
     return expected;
 }
@@ -79,8 +83,8 @@ std::string hex32(std::uint32_t v) { return "0x" + hex::of(v, 8); }
 
 void check_crc(std::uint32_t stored, std::uint32_t actual, std::uint64_t offset) {
     if (OND_CHECK(Errc::crc_mismatch, stored != actual))
-        fail(Errc::crc_mismatch, offset,
-             "the trailer holds CRC-32 " + hex32(stored) + ", but the bytes before it give " + hex32(actual));
+        return void(fail(Errc::crc_mismatch, offset,
+             "the trailer holds CRC-32 " + hex32(stored) + ", but the bytes before it give " + hex32(actual)));
 }
 
 template <class M>

@@ -12,9 +12,10 @@ inline std::uint32_t read_label(Cursor& sec, const TableView& table, Errc missin
                                 const std::string& what) {
     const std::uint64_t off = sec.offset();
     const std::uint32_t idx = table.check_index(sec.varint(), off);
-    if (OND_CHECK(missing, idx == 0)) fail(missing, off, what + " is index 0 (not set)");
+    OND_BAIL({});
+    if (OND_CHECK(missing, idx == 0)) return fail(missing, off, what + " is index 0 (not set)");
     if (OND_CHECK(empty, table.is_stored_empty(idx)))
-        fail(empty, off, what + " is index " + std::to_string(idx) + ", a stored empty string");
+        return fail(empty, off, what + " is index " + std::to_string(idx) + ", a stored empty string");
     return idx;
 }
 

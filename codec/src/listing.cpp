@@ -4,6 +4,7 @@
 #include <cstring>
 #include <optional>
 
+#include "fault.hpp"
 #include "ond/hex.hpp"
 #include "ond/stream.hpp"
 
@@ -52,18 +53,15 @@ namespace {
 
 // Lists one container, `slice`, found at `origin` in a larger input; returns its error, if any.
 std::optional<Error> list_container(Bytes slice, std::uint64_t origin, const LineSink& sink) {
-    try {
-        std::string line;
+    std::string line;
+    return detail::capture([&] {
         inspect(slice, [&](const InspectEvent& ev) {
             if (ev.kind == InspectEvent::Kind::leave) return;
             line = format_event(ev, slice, origin);
             line += '\n';
             sink(line);
         });
-    } catch (const Error& e) {
-        return e;
-    }
-    return std::nullopt;
+    });
 }
 
 // A container's size from its header (magic and flags as read; the reader checks them), at
@@ -106,7 +104,8 @@ bool write_stream_listing(const ReadFn& read, const LineSink& sink) {
         return n;
     });
     std::uint64_t index = 0;
-    try {
+    // skip_next() is false when it raised (without exceptions): the loop ends, capture() has it.
+    const std::optional<Error> err = detail::capture([&] {
         while (reader.skip_next()) {
             const auto size = static_cast<std::size_t>(reader.offset() - origin);
             sink("# container " + std::to_string(index++) + "\n");
@@ -114,13 +113,14 @@ bool write_stream_listing(const ReadFn& read, const LineSink& sink) {
             held.erase(held.begin(), held.begin() + static_cast<std::ptrdiff_t>(size));
             origin += size;
         }
-    } catch (const Error& e) {
+    });
+    if (err) {
         if (!held.empty()) {
             sink("# container " + std::to_string(index) + "\n");
             const Bytes all(held.data(), held.size());
             list_container(all.first(static_cast<std::size_t>(container_size(all, 0))), origin, sink);
         }
-        sink(format_fault(e) + "\n");
+        sink(format_fault(*err) + "\n");
         return false;
     }
     return true;
@@ -136,12 +136,9 @@ std::string format_stream_listing(Bytes input, bool& ok) {
         return n;
     });
     std::uint64_t good = 0;
-    std::optional<Error> err;
-    try {
-        while (reader.skip_next()) ++good;
-    } catch (const Error& e) {
-        err = e;
-    }
+    const std::optional<Error> err = detail::capture([&] {
+        while (reader.skip_next()) ++good;  // false when it raised (without exceptions)
+    });
 
     std::string out;
     const LineSink sink = [&](std::string_view line) { append_to(out, line); };

@@ -7,6 +7,7 @@
 #include "ond/error.hpp"
 #include "ond/reader.hpp"
 #include "ond/unicode.hpp"
+#include "fault.hpp"
 
 namespace ond {
 
@@ -75,8 +76,10 @@ void Tokens::clear() { resize(0); }
 
 void Doc::set_text(std::string_view wtf8) {
     auto len = unicode::wtf8_utf16_length(wtf8);
-    if (!len) throw Error(Errc::content_invalid_string, no_offset, "the text is not valid WTF-8", "text");
-    if (*len > 0xFFFFFFFFull) throw Error(Errc::content_too_large, no_offset, "the text is longer than 2^32 - 1 UTF-16 code units", "text");
+    if (!len) return void(detail::raise(Error(Errc::content_invalid_string, no_offset, "the text is not valid WTF-8", "text")));
+    if (*len > 0xFFFFFFFFull)
+        return void(detail::raise(
+            Error(Errc::content_too_large, no_offset, "the text is longer than 2^32 - 1 UTF-16 code units", "text")));
     text.assign(wtf8);
 }
 
@@ -135,13 +138,15 @@ private:
 void reintern_one(Doc& d, const StringStore& from, StringStore& to) {
     if (&from == &to) return;
     if (d.origin != 0 && from.ids_shared_with(d.origin) == 0)
-        throw Error(Errc::content_bad_string_id, no_offset, "the document's string ids do not index the store given with it", "");
+        return void(detail::raise(Error(Errc::content_bad_string_id, no_offset,
+                                        "the document's string ids do not index the store given with it", "")));
     // Every id is checked before any is mapped: a stand-in for an unknown id could become a real id
     // once a later string is interned, and the document would then be accepted with a wrong string.
-    for_each_id(d, [&](StringId& id) {
-        if (!from.contains(id))
-            throw Error(Errc::content_bad_string_id, no_offset, "a string id of the document is not in the store given with it", "");
-    });
+    bool known = true;
+    for_each_id(d, [&](StringId& id) { known = known && from.contains(id); });
+    if (!known)
+        return void(detail::raise(Error(Errc::content_bad_string_id, no_offset,
+                                        "a string id of the document is not in the store given with it", "")));
     for_each_id(d, [&](StringId& id) { id = to.intern(from.view(id)); });
     d.origin = to.id();
 }
@@ -150,6 +155,7 @@ void reintern_one(Doc& d, const StringStore& from, StringStore& to) {
 void Container::append(const DocView& doc) {
     Doc d = doc.to_doc();  // a copy first: `doc` may view this container, whose buffers grow
     reintern_one(d, doc.strings(), strings);
+    OND_BAIL();
     docs.push_back(d);
 }
 
@@ -158,6 +164,7 @@ void Container::append(const RecordView& record) { append(record.view()); }
 void Container::append(const Doc& doc, const StringStore& from) {
     Doc d = doc;
     reintern_one(d, from, strings);
+    OND_BAIL();
     docs.push_back(d);
 }
 
@@ -169,13 +176,17 @@ void merge(Container& into, const Container& from) {
         d = from.docs[i].to_doc();
         reintern(d, into.strings);
         into.docs.push_back(d);
+        OND_BAIL();
     }
 }
 
 Container pack(std::span<const Container> parts, Format format) {
     Container out;
     out.format = format;
-    for (const Container& p : parts) merge(out, p);
+    for (const Container& p : parts) {
+        merge(out, p);
+        OND_BAIL({});
+    }
     return out;
 }
 
@@ -194,6 +205,7 @@ std::vector<Container> split(const Container& from, std::size_t docs_per_part, F
             d = from.docs[k].to_doc();
             reintern(d, part.strings);
             part.docs.push_back(d);
+            OND_BAIL({});
         }
     }
     return parts;

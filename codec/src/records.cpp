@@ -29,16 +29,18 @@ SectionFrame read_frame(Body& body, int& last_id) {
     SectionFrame f;
     f.offset = body.offset();
     if (OND_CHECK(Errc::section_truncated, body.remaining() < 5))
-        fail(Errc::section_truncated, f.offset,
+        return fail(Errc::section_truncated, f.offset,
              "a section needs 5 bytes for its id and length, but only " + std::to_string(body.remaining()) + " remain");
     f.id = body.u8();
+    OND_BAIL({});
     f.length = body.u32();
+    OND_BAIL({});
     if (OND_CHECK(Errc::section_out_of_order, static_cast<int>(f.id) <= last_id))
-        fail(Errc::section_out_of_order, f.offset,
+        return fail(Errc::section_out_of_order, f.offset,
              "section " + std::to_string(f.id) + " follows section " + std::to_string(last_id) +
                  (static_cast<int>(f.id) == last_id ? " (repeated)" : " (ids must increase)"));
     if (OND_CHECK(Errc::section_length_out_of_range, f.length > body.remaining()))
-        fail(Errc::section_length_out_of_range, f.offset + 1,
+        return fail(Errc::section_length_out_of_range, f.offset + 1,
              "section " + std::to_string(f.id) + " declares " + detail::count_of(f.length, "byte", "bytes") + ", but only " +
                  std::to_string(body.remaining()) + " remain");
     if (OND_CHECK_OFF(Errc::section_length_out_of_range) && f.length > body.remaining())
@@ -67,19 +69,22 @@ public:
     std::uint64_t remaining() const noexcept { return left_; }
     std::uint64_t offset() const noexcept { return off_; }
     std::uint8_t u8() {
-        std::byte b[1];
+        std::byte b[1]{};
         take(b, 1);
+        OND_BAIL({});
         return static_cast<std::uint8_t>(b[0]);
     }
     std::uint32_t u32() {
-        std::byte b[4];
+        std::byte b[4]{};
         take(b, 4);
+        OND_BAIL({});
         return Cursor::load_u32(reinterpret_cast<const std::uint8_t*>(b));
     }
     Cursor section(const SectionFrame& f) {
         std::vector<std::byte>& buf = f.id == sec_strings ? table_ : section_;
         const std::uint64_t at = off_;
         src_.take(buf, f.length);
+        OND_BAIL({});  // before `buf` is read: it may hold fewer bytes
         off_ += f.length;
         left_ -= f.length;
         return Cursor(Bytes(buf.data(), f.length), at);
@@ -88,6 +93,7 @@ public:
 private:
     void take(std::byte* dst, std::size_t n) {
         src_.take(scratch_, n);
+        OND_BAIL();  // before `scratch_` is read: it may hold fewer bytes
         std::memcpy(dst, scratch_.data(), n);
         off_ += n;
         left_ -= n;
@@ -140,11 +146,14 @@ public:
         for (;;) {
             if (body.empty()) {
                 check_missing(256, body.offset());
-                return false;
+                return false;  // at the end, or failed
             }
             f = read_frame(body, last_);
+            OND_BAIL(false);
             check_missing(f.id, f.offset);
+            OND_BAIL(false);
             content = section_content(body, f);
+            OND_BAIL(false);
             const bool misplaced = f.id >= 1 && f.id <= 7 && !(rules_.known & bit(f.id));
             // A relaxed reading (check_switch.hpp) may read sections 6 and 7 of a record as the
             // document's categories and span groups, as R9 allows; else a relaxed one is skipped.
@@ -152,7 +161,7 @@ public:
                                     RelaxedChecks::reads_record_extras();
             const bool defined = f.id >= 1 && f.id <= 7 && (!misplaced || read_extra);  // misplaced: only when let through
             if (OND_CHECK(Errc::section_misplaced, misplaced))
-                fail(Errc::section_misplaced, f.offset,
+                return fail(Errc::section_misplaced, f.offset,
                      "section " + std::to_string(f.id) + " (" + section_name(f.id) + ") does not belong in " +
                          place_name(place_));
             if (!defined) {
@@ -171,9 +180,9 @@ public:
     // After a known section's decoder: it must have consumed its content exactly.
     void finish(const SectionFrame& f, const Cursor& content) {
         if (OND_CHECK(Errc::section_trailing_bytes, !content.empty()))
-            fail(Errc::section_trailing_bytes, content.offset(),
+            return void(fail(Errc::section_trailing_bytes, content.offset(),
                  "section " + std::to_string(f.id) + " (" + section_name(f.id) + ") has " +
-                     detail::count_of(content.remaining(), "byte", "bytes") + " after its contents");
+                     detail::count_of(content.remaining(), "byte", "bytes") + " after its contents"));
         if constexpr (M::trace) tr_->leave();
     }
 
@@ -181,9 +190,9 @@ private:
     void check_missing(unsigned upto, std::uint64_t offset) const {
         for (unsigned id = 1; id <= 7 && id < upto; ++id)
             if (OND_CHECK(Errc::section_missing, (rules_.required & bit(id)) && !(seen_ & bit(id))))
-                fail(Errc::section_missing, offset,
+                return void(fail(Errc::section_missing, offset,
                      std::string("the ") + section_name(static_cast<std::uint8_t>(id)) + " section (id " +
-                         std::to_string(id) + ") is missing from " + place_name(place_));
+                         std::to_string(id) + ") is missing from " + place_name(place_)));
     }
 
     Place place_;
@@ -211,7 +220,7 @@ struct DocSections {
             case sec_span_groups: decode_span_groups_section<M>(c, table, n, out, tr); break;
             default: break;
         }
-    }
+    }  // the caller bails after a failed section
 };
 
 // Each body is read into a document appended to `out`.
@@ -231,8 +240,11 @@ std::uint32_t decode_record_body(Cursor& record, const TableView& table, DocList
     Cursor content(Bytes{});
     while (walker.next(record, f, content)) {
         doc.decode(f, content);
+        OND_BAIL({});
         walker.finish(f, content);
+        OND_BAIL({});
     }
+    OND_BAIL({});  // walker.next() failed
     return doc.n;
 }
 
@@ -248,8 +260,11 @@ std::uint32_t decode_ondc_body(Cursor& body, TableView& table, StringStore* stri
             decode_string_table_section<M>(content, table, strings, tr);
         else
             doc.decode(f, content);
+        OND_BAIL({});
         walker.finish(f, content);
+        OND_BAIL({});
     }
+    OND_BAIL({});  // walker.next() failed
     return doc.n;
 }
 
@@ -266,8 +281,11 @@ std::uint32_t validate_ondc_body_streamed(ByteSource& src, std::uint64_t offset,
             decode_string_table_section<M>(content, table, nullptr, nullptr);
         else
             doc.decode(f, content);
+        OND_BAIL({});
         walker.finish(f, content);
+        OND_BAIL({});
     }
+    OND_BAIL({});  // walker.next() failed
     return doc.n;
 }
 
@@ -279,47 +297,54 @@ BinRecords decode_ondb_prologue(Cursor& body, TableView& table, StringStore* str
     while (walker.next(body, f, content)) {
         if (f.id == sec_strings) {
             decode_string_table_section<M>(content, table, strings, tr);
+            OND_BAIL({});
             walker.finish(f, content);
+            OND_BAIL({});
             continue;
         }
         // Section 5 must end the body (R11): nothing, not even an unknown section, follows it.
         if (OND_CHECK(Errc::bin_section_after_records, !body.empty()))
-            fail(Errc::bin_section_after_records, body.offset(),
+            return fail(Errc::bin_section_after_records, body.offset(),
                  detail::count_of(body.remaining(), "byte", "bytes") + " follow section 5 in the ONDB body");
         const std::uint64_t count_offset = content.offset();
         const std::uint32_t count = content.u32();
+        OND_BAIL({});
         if (OND_CHECK(Errc::bin_count_exceeds_bytes, count > content.remaining() / 4))
-            fail(Errc::bin_count_exceeds_bytes, count_offset,
+            return fail(Errc::bin_count_exceeds_bytes, count_offset,
                  detail::count_of(count, "record", "records") + " need at least " + detail::count_of(4ull * count, "byte", "bytes") +
                      ", but section 5 has " + std::to_string(content.remaining()) + " left");
         if constexpr (M::trace) tr->field(count_offset, 4, "records.count", std::to_string(count));
         return BinRecords{content, count};
     }
+    OND_BAIL({});  // walker.next() failed
     // Not reached: the walker's end-of-body check raises section.missing for section 5.
-    fail(Errc::section_missing, body.offset(), "the records section (id 5) is missing from an ONDB body");
+    return fail(Errc::section_missing, body.offset(), "the records section (id 5) is missing from an ONDB body");
 }
 
 OpenedBin open_bin(Bytes input, TableView& table, StringStore& strings, const char* refusal) {
     Cursor c(input);
     const Header h = decode_header<DecodeMode>(c, nullptr);
-    if (h.format != Format::ondb) throw Error(Errc::header_bad_magic, 0, refusal);
+    OND_BAIL({});
+    if (h.format != Format::ondb) return raise(Error(Errc::header_bad_magic, 0, refusal));
     check_container_size(h, input.size(), 0);
+    OND_BAIL({});
     Cursor body = c.sub(h.body_length);
     return OpenedBin{decode_ondb_prologue<DecodeMode>(body, table, &strings, nullptr), h.crc};
 }
 
 void check_records_end(const Cursor& records) {
     if (OND_CHECK(Errc::bin_trailing_bytes, !records.empty()))
-        fail(Errc::bin_trailing_bytes, records.offset(),
-             detail::count_of(records.remaining(), "byte", "bytes") + " of section 5 follow the last record");
+        return void(fail(Errc::bin_trailing_bytes, records.offset(),
+             detail::count_of(records.remaining(), "byte", "bytes") + " of section 5 follow the last record"));
 }
 
 namespace {
 // A record's u32 length, checked against what section 5 has left.
 std::uint32_t read_record_length(Cursor& sec, std::uint32_t index, std::uint64_t rec_offset) {
     std::uint32_t length = sec.u32();
+    OND_BAIL({});
     if (OND_CHECK(Errc::bin_record_length_out_of_range, length > sec.remaining()))
-        fail(Errc::bin_record_length_out_of_range, rec_offset,
+        return fail(Errc::bin_record_length_out_of_range, rec_offset,
              "record " + std::to_string(index) + " declares " + detail::count_of(length, "byte", "bytes") + ", but section 5 has " +
                  std::to_string(sec.remaining()) + " left");
     if (OND_CHECK_OFF(Errc::bin_record_length_out_of_range) && length > sec.remaining())
@@ -331,6 +356,7 @@ std::uint32_t read_record_length(Cursor& sec, std::uint32_t index, std::uint64_t
 RecordFrame skip_record(Cursor& sec, std::uint32_t index) {
     const std::uint64_t rec_offset = sec.offset();
     const std::uint32_t length = read_record_length(sec, index, rec_offset);
+    OND_BAIL({});
     sec.skip(length);
     return RecordFrame{rec_offset, length};
 }
@@ -339,6 +365,7 @@ template <class M>
 std::uint32_t decode_record(Cursor& sec, std::uint32_t index, const TableView& table, DocList* out, Tracer* tr) {
     const std::uint64_t rec_offset = sec.offset();
     const std::uint32_t length = read_record_length(sec, index, rec_offset);
+    OND_BAIL({});
     if constexpr (M::trace)
         tr->enter(rec_offset, 4ull + length, "record " + std::to_string(index), detail::count_of(length, "byte", "bytes"));
     Cursor body = sec.sub(length);

@@ -3,29 +3,35 @@
 
 #include <cerrno>
 #include <fstream>
+#include <optional>
 
+#include "fault.hpp"
 #include "ond/writer.hpp"
 
 namespace ond {
 
 namespace {
+// Without exceptions f() may return a value left behind by the error: it is dropped.
 template <class F>
 auto capture(F&& f) -> Result<decltype(f())> {
-    try {
-        return f();
-    } catch (Error& e) {
-        return std::move(e);
-    }
+    std::optional<decltype(f())> value;
+    if (std::optional<Error> e = detail::capture([&] { value.emplace(f()); })) return std::move(*e);
+    return std::move(*value);
 }
 
 template <class F>
 Status capture_status(F&& f) {
-    try {
-        f();
-        return {};
-    } catch (Error& e) {
-        return std::move(e);
-    }
+    if (std::optional<Error> e = detail::capture(std::forward<F>(f))) return std::move(*e);
+    return {};
+}
+
+// As detail::raise_logic: throws, or without exceptions prints the error and aborts.
+[[noreturn]] void raise_filesystem(const char* what, const std::filesystem::path& path, std::error_code ec) {
+#if OND_EXCEPTIONS
+    throw std::filesystem::filesystem_error(what, path, ec);
+#else
+    detail::abort_with("filesystem", std::filesystem::filesystem_error(what, path, ec).what());
+#endif
 }
 }  // namespace
 
@@ -214,13 +220,13 @@ void save_file(const std::filesystem::path& path, Bytes bytes, std::error_code& 
 void save_file(const std::filesystem::path& path, Bytes bytes) {
     std::error_code ec;
     save_file(path, bytes, ec);
-    if (ec) throw std::filesystem::filesystem_error("ond::save_file", path, ec);
+    if (ec) raise_filesystem("ond::save_file", path, ec);
 }
 
 std::vector<std::byte> load_file(const std::filesystem::path& path) {
     std::error_code ec;
     std::vector<std::byte> out = load_file(path, ec);
-    if (ec) throw std::filesystem::filesystem_error("ond::load_file", path, ec);
+    if (ec) raise_filesystem("ond::load_file", path, ec);
     return out;
 }
 

@@ -57,6 +57,13 @@ struct Started {
     std::uint64_t total = 0;  // header, body and trailer
 };
 
+// Raises a fault in a header. Spelled out, not `return raise(...)`: a Bail would make an engaged
+// optional. Without exceptions the nullopt is not a clean end: callers bail before looking.
+std::optional<Started> refuse(Error e) {
+    (void)detail::raise(std::move(e));
+    return std::nullopt;
+}
+
 // Reads and checks a container's header into buf (12 bytes); nullopt, with buf emptied, at a
 // clean end.
 std::optional<Started> read_header(const ReadFn& read, std::vector<std::byte>& buf, std::uint64_t start) {
@@ -67,29 +74,30 @@ std::optional<Started> read_header(const ReadFn& read, std::vector<std::byte>& b
         return std::nullopt;
     }
     if (got < detail::header_size)
-        throw Error(Errc::stream_truncated, start + got,
-                    "the stream ends after " + detail::count_of(got, "byte", "bytes") + " of a container's header");
+        return refuse(Error(Errc::stream_truncated, start + got,
+                            "the stream ends after " + detail::count_of(got, "byte", "bytes") + " of a container's header"));
     if (OND_CHECK(Errc::stream_bin_in_stream, std::memcmp(buf.data(), "ONDB", 4) == 0))
-        throw Error(Errc::stream_bin_in_stream, start, "an ONDB container in a stream of ONDC containers");
+        return refuse(Error(Errc::stream_bin_in_stream, start, "an ONDB container in a stream of ONDC containers"));
     detail::Cursor hc(Bytes(buf.data(), detail::header_size), start);
     Started s;
     s.header = detail::decode_header<detail::ValidateMode>(hc, nullptr);
+    OND_BAIL(std::nullopt);
     if (OND_CHECK(Errc::stream_length_too_large, s.header.body_length > stream_max_body_length))
-        throw Error(Errc::stream_length_too_large, start + 8,
-                    "a declared body length of " + detail::count_of(s.header.body_length, "byte", "bytes") +
-                        " (at most 1 GiB in a stream)");
+        return refuse(Error(Errc::stream_length_too_large, start + 8,
+                            "a declared body length of " + detail::count_of(s.header.body_length, "byte", "bytes") +
+                                " (at most 1 GiB in a stream)"));
     s.total = detail::header_size + std::uint64_t{s.header.body_length} + (s.header.crc ? detail::trailer_size : 0);
     return s;
 }
 
 // The input ends `have` bytes into a container of `total` (start: where the container began):
 // stream.truncated in a stream, container.truncated for one container (validate_arriving).
-[[noreturn]] void truncated(std::uint64_t start, std::uint64_t have, std::uint64_t total, Errc code = Errc::stream_truncated) {
+detail::Bail truncated(std::uint64_t start, std::uint64_t have, std::uint64_t total, Errc code = Errc::stream_truncated) {
     if (code == Errc::container_truncated)
-        throw Error(code, start + have,
-                    "the container declares " + detail::count_of(total, "byte", "bytes") + ", but the input has " + std::to_string(have));
-    throw Error(code, start + have,
-                "the stream ends " + detail::count_of(total - have, "byte", "bytes") + " before the end of the container");
+        return detail::raise(Error(code, start + have, "the container declares " + detail::count_of(total, "byte", "bytes") +
+                                                           ", but the input has " + std::to_string(have)));
+    return detail::raise(Error(code, start + have, "the stream ends " + detail::count_of(total - have, "byte", "bytes") +
+                                                       " before the end of the container"));
 }
 
 // The capacities a buffer for n bytes takes as they arrive: n, n/2, n/4, ... (rounded up), the
@@ -124,7 +132,7 @@ public:
             if (covered_) crc_ = detail::crc32(reinterpret_cast<const std::uint8_t*>(out.data() + got), r, crc_);
             have_ += r;
             got += r;
-            if (r < step) truncated(start_, have_, total_, truncated_code_);
+            if (r < step) return void(truncated(start_, have_, total_, truncated_code_));
         }
     }
     // The trailer: not covered by the CRC.
@@ -132,6 +140,7 @@ public:
         covered_ = false;
         std::vector<std::byte> t;
         take(t, detail::trailer_size);
+        OND_BAIL({});
         return detail::Cursor::load_u32(reinterpret_cast<const std::uint8_t*>(t.data()));
     }
     std::uint32_t crc() const noexcept { return crc_; }
@@ -151,10 +160,12 @@ private:
 bool StreamReader::fill_container() {
     if (done_) return false;
     const std::uint64_t start = offset_;
-    done_ = true;  // stays set if anything below throws, and at a clean end
+    done_ = true;  // stays set if anything below fails, and at a clean end
     const std::optional<Started> s = read_header(read_, buf_, start);
+    OND_BAIL(false);
     if (!s) return false;
     read_rest(start, s->total);
+    OND_BAIL(false);
     return true;
 }
 
@@ -166,7 +177,7 @@ void StreamReader::read_rest(std::uint64_t start, std::uint64_t total) {
         buf_.resize(have + step);
         const std::size_t r = read_fully(read_, buf_.data() + have, step);
         have += r;
-        if (r < step) truncated(start, have, total);
+        if (r < step) return void(truncated(start, have, total));
     }
     offset_ = start + total;
     done_ = false;
@@ -179,9 +190,10 @@ std::optional<Container> StreamReader::next() {
 }
 
 bool StreamReader::next(Container& reuse) {
-    if (!fill_container()) return false;
+    if (!fill_container()) return false;  // also when it raised (done_ is left set)
     done_ = true;
     detail::decode_container<detail::DecodeMode>(Bytes(buf_.data(), buf_.size()), offset_ - buf_.size(), &reuse, nullptr);
+    OND_BAIL(false);
     done_ = false;
     ++count_;
     return true;
@@ -190,13 +202,16 @@ bool StreamReader::next(Container& reuse) {
 bool StreamReader::skip_next() {
     if (done_) return false;
     const std::uint64_t start = offset_;
-    done_ = true;  // stays set if anything below throws, and at a clean end
+    done_ = true;  // stays set if anything below fails, and at a clean end
     const std::optional<Started> s = read_header(read_, buf_, start);
+    OND_BAIL(false);
     if (!s) return false;
     if (s->header.format != Format::ondc) {  // only with the bin-in-stream check switched off (tests)
         read_rest(start, s->total);
+        OND_BAIL(false);
         done_ = true;
         detail::decode_container<detail::ValidateMode>(Bytes(buf_.data(), buf_.size()), start, nullptr, nullptr);
+        OND_BAIL(false);
         done_ = false;
         ++count_;
         return true;
@@ -206,9 +221,13 @@ bool StreamReader::skip_next() {
     // The first fault met in arrival order ends the reading: nothing past it is read.
     const std::uint32_t tokens = detail::validate_ondc_body_streamed(src, start + detail::header_size, s->header.body_length,
                                                                      table, table_buf_, section_buf_);
+    OND_BAIL(false);
     if (s->header.crc) {
         const std::uint32_t actual = src.crc();
-        detail::check_crc(src.trailer(), actual, start + detail::header_size + s->header.body_length);
+        const std::uint32_t stored = src.trailer();
+        OND_BAIL(false);
+        detail::check_crc(stored, actual, start + detail::header_size + s->header.body_length);
+        OND_BAIL(false);
     }
     offset_ = start + s->total;
     done_ = false;
@@ -220,6 +239,7 @@ bool StreamReader::skip_next() {
 bool StreamReader::skip_next(Skipped& checked) {
     last_skipped_ = {};
     const bool more = skip_next();
+    OND_BAIL(false);
     checked = last_skipped_;
     return more;
 }
@@ -230,6 +250,7 @@ Summary validate_arriving(const ReadFn& read) {
     // The header's faults are validate()'s: fewer than 12 bytes is header.truncated at their end.
     detail::Cursor hc(Bytes(head.data(), head.size()), 0);
     const detail::Header h = detail::decode_header<detail::ValidateMode>(hc, nullptr);
+    OND_BAIL({});
     const std::uint64_t total = detail::header_size + std::uint64_t{h.body_length} + (h.crc ? detail::trailer_size : 0);
     Arriving src(read, 0, total, head, Errc::container_truncated);
     Summary sum;
@@ -239,26 +260,35 @@ Summary validate_arriving(const ReadFn& read) {
     std::vector<std::byte> table_bytes, section_bytes;
     if (h.format == Format::ondc) {
         sum.tokens = detail::validate_ondc_body_streamed(src, detail::header_size, h.body_length, table, table_bytes, section_bytes);
+        OND_BAIL({});
         sum.docs = 1;
     } else {
         // An ONDB body is held as it arrives (never more than has come) and checked whole.
         src.take(section_bytes, h.body_length);
+        OND_BAIL({});
         detail::Cursor body(Bytes(section_bytes.data(), section_bytes.size()), detail::header_size);
         detail::BinRecords bin = detail::decode_ondb_prologue<detail::ValidateMode>(body, table, nullptr, nullptr);
-        for (std::uint32_t i = 0; i < bin.count; ++i)
+        OND_BAIL({});
+        for (std::uint32_t i = 0; i < bin.count; ++i) {
             sum.tokens += detail::decode_record<detail::ValidateMode>(bin.records, i, table, nullptr, nullptr);
+            OND_BAIL({});
+        }
         detail::check_records_end(bin.records);
+        OND_BAIL({});
         sum.docs = bin.count;
     }
     sum.strings = table.count();
     if (h.crc) {
         const std::uint32_t actual = src.crc();
-        detail::check_crc(src.trailer(), actual, detail::header_size + h.body_length);
+        const std::uint32_t stored = src.trailer();
+        OND_BAIL({});
+        detail::check_crc(stored, actual, detail::header_size + h.body_length);
+        OND_BAIL({});
     }
     // Then the input must end with the container (R6).
     std::byte one[1];
     if (OND_CHECK(Errc::container_trailing_bytes, read_fully(read, one, 1) != 0))
-        throw Error(Errc::container_trailing_bytes, total, "bytes follow the end of the container");
+        return detail::raise(Error(Errc::container_trailing_bytes, total, "bytes follow the end of the container"));
     return sum;
 }
 

@@ -19,23 +19,25 @@ RawString read_string(Cursor& c) {
     RawString s;
     s.offset = c.offset();
     const std::uint32_t h = c.varint();
+    OND_BAIL({});
     const std::uint32_t size = h >> 1;
     s.utf16 = (h & 1) != 0;
     if (OND_CHECK(Errc::string_truncated, size > c.remaining()))
-        fail(Errc::string_truncated, s.offset,
+        return fail(Errc::string_truncated, s.offset,
              "a string of " + detail::count_of(size, "byte", "bytes") + ", but its section has " + detail::count_of(c.remaining(), "byte", "bytes") +
                  " left");
     if (OND_CHECK(Errc::string_odd_utf16_length, s.utf16 && (size & 1)))
-        fail(Errc::string_odd_utf16_length, s.offset,
+        return fail(Errc::string_odd_utf16_length, s.offset,
              "a UTF-16 string of " + detail::count_of(size, "byte", "bytes") + " (an odd count)");
     const std::uint64_t data_offset = c.offset();
     s.data = c.bytes(size);
+    OND_BAIL({});
     s.size = size;
     if (!s.utf16) {
         std::size_t bad = 0;
         if (!unicode::utf8_utf16_length(s.data, size, &bad) &&
             !(OND_CHECK_OFF(Errc::string_invalid_utf8) && lax_utf8_ok(s.data, size)))
-            fail(Errc::string_invalid_utf8, data_offset + bad, "ill-formed UTF-8 in a string");
+            return fail(Errc::string_invalid_utf8, data_offset + bad, "ill-formed UTF-8 in a string");
     }
     return s;
 }
@@ -57,7 +59,7 @@ bool raw_string_equal(const RawString& a, const RawString& b) {
 
 std::uint32_t TableView::check_index(std::uint32_t idx, std::uint64_t offset) const {
     if (OND_CHECK(Errc::table_index_out_of_range, idx > count())) [[unlikely]]
-        fail(Errc::table_index_out_of_range, offset,
+        return fail(Errc::table_index_out_of_range, offset,
              "string index " + std::to_string(idx) + ", but the table has " + detail::count_of(count(), "string", "strings"));
     return idx > count() ? 0 : idx;
 }
@@ -139,10 +141,11 @@ template <class M>
 void decode_string_table_section(Cursor& sec, TableView& table, StringStore* out, Tracer* tr) {
     const std::uint64_t count_offset = sec.offset();
     const std::uint32_t count = sec.varint();
+    OND_BAIL();
     if (OND_CHECK(Errc::table_count_out_of_range, count > sec.remaining()))
-        fail(Errc::table_count_out_of_range, count_offset,
+        return void(fail(Errc::table_count_out_of_range, count_offset,
              detail::count_of(count, "string", "strings") + " declared, but only " + detail::count_of(sec.remaining(), "byte", "bytes") +
-                 " follow");
+                 " follow"));
     if constexpr (M::trace) tr->field(count_offset, sec.offset() - count_offset, "strings.count", std::to_string(count));
     const std::uint64_t first_offset = sec.offset();
     const std::uint8_t* first = sec.here();
@@ -151,6 +154,7 @@ void decode_string_table_section(Cursor& sec, TableView& table, StringStore* out
     std::string scratch;
     for (std::uint32_t i = 0; i < count; ++i) {
         RawString s = read_string(sec);
+        OND_BAIL();
         if constexpr (M::build) {
             if (s.utf16) {
                 scratch.clear();

@@ -9,8 +9,9 @@ template <class M>
 std::uint32_t decode_text_section(Cursor& sec, DocList* out, Tracer* tr) {
     const std::uint64_t enc_offset = sec.offset();
     const std::uint8_t enc = sec.u8();
+    OND_BAIL({});
     if (OND_CHECK(Errc::text_bad_encoding, enc > 1))
-        fail(Errc::text_bad_encoding, enc_offset, "text encoding byte " + std::to_string(enc) + " (must be 0 or 1)");
+        return fail(Errc::text_bad_encoding, enc_offset, "text encoding byte " + std::to_string(enc) + " (must be 0 or 1)");
     if constexpr (M::trace) tr->field(enc_offset, 1, "text.encoding", enc == 0 ? "0 (UTF-8)" : "1 (UTF-16LE)");
     const std::uint64_t text_offset = sec.offset();
     const std::size_t size = sec.remaining();
@@ -21,12 +22,12 @@ std::uint32_t decode_text_section(Cursor& sec, DocList* out, Tracer* tr) {
         auto len = unicode::utf8_utf16_length(p, size, &bad);
         if (!len && OND_CHECK_OFF(Errc::text_invalid_utf8))  // tests only: WTF-8 (encoded surrogates) passes
             len = unicode::wtf8_utf16_length(std::string_view(reinterpret_cast<const char*>(p), size));
-        if (!len) fail(Errc::text_invalid_utf8, text_offset + bad, "ill-formed UTF-8 in the text");
+        if (!len) return fail(Errc::text_invalid_utf8, text_offset + bad, "ill-formed UTF-8 in the text");
         units = *len;
         if constexpr (M::build) build(out).text_buffer().append(reinterpret_cast<const char*>(p), size);
     } else {
         if (OND_CHECK(Errc::text_odd_utf16_length, size & 1))
-            fail(Errc::text_odd_utf16_length, text_offset + size - 1,
+            return fail(Errc::text_odd_utf16_length, text_offset + size - 1,
                  "UTF-16 text of " + detail::count_of(size, "byte", "bytes") + " (an odd count)");
         units = size / 2;
         if constexpr (M::build) unicode::append_wtf8_from_utf16le(build(out).text_buffer(), p, units);

@@ -18,11 +18,12 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
                                     Tracer* tr) {
     const std::uint64_t n_offset = sec.offset();
     const std::uint32_t n = sec.varint();
+    OND_BAIL({});
     if (OND_CHECK(Errc::tokens_count_too_large, n > max_tokens))
-        fail(Errc::tokens_count_too_large, n_offset,
+        return fail(Errc::tokens_count_too_large, n_offset,
              std::to_string(n) + " tokens declared; at most " + grouped(max_tokens) + " are allowed");
     if (OND_CHECK(Errc::tokens_count_exceeds_bytes, 9ull * n > sec.remaining()))
-        fail(Errc::tokens_count_exceeds_bytes, n_offset,
+        return fail(Errc::tokens_count_exceeds_bytes, n_offset,
              detail::count_of(n, "token", "tokens") + " need at least " + detail::count_of(9ull * n, "byte", "bytes") + ", but the section has " +
                  std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(n_offset, sec.offset() - n_offset, "tokens.count", std::to_string(n));
@@ -47,12 +48,13 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         const std::uint32_t gap = sec.varint();
         const std::uint64_t len_offset = sec.offset();
         const std::uint32_t len = sec.varint();
+        OND_BAIL({});
         if (OND_CHECK(Errc::tokens_empty, len == 0))
-            fail(Errc::tokens_empty, len_offset, "token " + std::to_string(i) + " has length 0");
+            return fail(Errc::tokens_empty, len_offset, "token " + std::to_string(i) + " has length 0");
         const std::uint64_t start = prev_end + gap;
         const std::uint64_t end = start + len;
         if (OND_CHECK(Errc::tokens_out_of_text, end > text_utf16_length))
-            fail(Errc::tokens_out_of_text, tok_offset,
+            return fail(Errc::tokens_out_of_text, tok_offset,
                  "token " + std::to_string(i) + " ends at " + std::to_string(end) + ", past the text's " +
                      detail::count_of(text_utf16_length, "UTF-16 unit", "UTF-16 units"));
         if constexpr (M::build) {
@@ -80,8 +82,11 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
             }
             const std::uint64_t off = sec.offset();
             std::uint32_t idx = sec.varint();
-            if (idx > table_count) [[unlikely]]
+            OND_BAIL({});
+            if (idx > table_count) [[unlikely]] {
                 idx = table.check_index(idx, off);
+                OND_BAIL({});
+            }
             if constexpr (M::build) col[i] = idx;
             if constexpr (M::trace)
                 tr->field(off, sec.offset() - off, std::string("tokens.") + token_column_names[c] + "[" + std::to_string(i) + "]",
@@ -100,9 +105,10 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         }
         const std::uint64_t off = sec.offset();
         const std::int32_t delta = sec.svarint();
+        OND_BAIL({});
         const std::int64_t head = static_cast<std::int64_t>(i) + delta;
         if (OND_CHECK(Errc::tokens_head_out_of_range, head < 0 || head >= static_cast<std::int64_t>(n)))
-            fail(Errc::tokens_head_out_of_range, off,
+            return fail(Errc::tokens_head_out_of_range, off,
                  "token " + std::to_string(i) + " has head " + std::to_string(head) + "; the document has " +
                      detail::count_of(n, "token", "tokens"));
         if constexpr (M::build) t.head[i] = static_cast<std::int32_t>(head);
@@ -115,6 +121,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     const std::size_t sent_bytes = (static_cast<std::size_t>(n) + 3) / 4;
     const std::uint64_t sent_offset = sec.offset();
     const std::uint8_t* sb = sec.bytes(sent_bytes);
+    OND_BAIL({});
     std::uint32_t first_mark = 0;
     if constexpr (!M::build && !M::trace) {
         // Validation: 32 marks (8 bytes) a step while none is 3, i.e. has both bits set (R20);
@@ -129,14 +136,14 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     for (std::uint32_t i = first_mark; i < n; ++i) {
         const unsigned v = (sb[i >> 2] >> (2 * (i & 3))) & 3u;
         if (OND_CHECK(Errc::tokens_bad_sentence_value, v == 3))
-            fail(Errc::tokens_bad_sentence_value, sent_offset + (i >> 2),
+            return fail(Errc::tokens_bad_sentence_value, sent_offset + (i >> 2),
                  "token " + std::to_string(i) + " has sentence value 3");
         if constexpr (M::build) t.sent[i] = static_cast<Sentence>(v);
     }
     if (n & 3) {
         const unsigned used_bits = 2 * (n & 3);
         if (OND_CHECK(Errc::tokens_sentence_padding, sb[sent_bytes - 1] >> used_bits))
-            fail(Errc::tokens_sentence_padding, sent_offset + sent_bytes - 1,
+            return fail(Errc::tokens_sentence_padding, sent_offset + sent_bytes - 1,
                  "padding bits after the last token's sentence value are not 0");
     }
     if constexpr (M::trace) {
@@ -154,8 +161,9 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     // Confidences.
     const std::uint64_t mode_offset = sec.offset();
     const std::uint8_t mode = sec.u8();
+    OND_BAIL({});
     if (OND_CHECK(Errc::tokens_bad_confidence_mode, mode > 1))
-        fail(Errc::tokens_bad_confidence_mode, mode_offset, "confidence mode " + std::to_string(mode) + " (must be 0 or 1)");
+        return fail(Errc::tokens_bad_confidence_mode, mode_offset, "confidence mode " + std::to_string(mode) + " (must be 0 or 1)");
     if constexpr (M::trace)
         tr->field(mode_offset, 1, "tokens.confidence-mode", mode == 0 ? "0 (all 1.0)" : "1 (one float per token)");
     if constexpr (M::build)
@@ -163,11 +171,12 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     if (mode == 1) {
         const std::uint64_t conf_offset = sec.offset();
         const std::uint8_t* p = sec.bytes(4ull * n);
+        OND_BAIL({});
         for (std::uint32_t i = 0; i < n; ++i) {
             float f;
             std::memcpy(&f, p + 4ull * i, 4);  // little-endian host (checked in header.cpp)
             if (OND_CHECK(Errc::tokens_confidence_out_of_range, !confidence_ok(f)))
-                fail(Errc::tokens_confidence_out_of_range, conf_offset + 4ull * i,
+                return fail(Errc::tokens_confidence_out_of_range, conf_offset + 4ull * i,
                      "token " + std::to_string(i) + " has confidence " + describe_float(f));
             if constexpr (M::build) t.conf[i] = f;
             if constexpr (M::trace) tr->field(conf_offset + 4ull * i, 4, indexed("tokens.conf", i), describe_float(f));

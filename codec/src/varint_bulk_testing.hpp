@@ -125,7 +125,7 @@ inline void simple_item(const BulkCase& k, Cursor& c, Outcome& o, std::uint64_t&
         case BulkKind::indexes: {
             const std::uint64_t off = c.offset();
             const std::uint32_t v = c.varint();
-            if (v > k.limit) fail(Errc::table_index_out_of_range, off, "index");
+            if (v > k.limit) return void(fail(Errc::table_index_out_of_range, off, "index"));
             o.values[i] = v;
             break;
         }
@@ -134,9 +134,9 @@ inline void simple_item(const BulkCase& k, Cursor& c, Outcome& o, std::uint64_t&
             const std::uint32_t gap = c.varint();
             const std::uint64_t len_off = c.offset();
             const std::uint32_t len = c.varint();
-            if (len == 0) fail(Errc::tokens_empty, len_off, "empty");
+            if (len == 0) return void(fail(Errc::tokens_empty, len_off, "empty"));
             const std::uint64_t end = prev_end + gap + len;
-            if (end > k.text_length) fail(Errc::tokens_out_of_text, tok, "out");
+            if (end > k.text_length) return void(fail(Errc::tokens_out_of_text, tok, "out"));
             o.values[2 * i] = static_cast<std::int64_t>(end - len);
             o.values[2 * i + 1] = len;
             prev_end = end;
@@ -145,7 +145,7 @@ inline void simple_item(const BulkCase& k, Cursor& c, Outcome& o, std::uint64_t&
         case BulkKind::heads: {
             const std::uint64_t off = c.offset();
             const std::int64_t head = static_cast<std::int64_t>(i) + c.svarint();
-            if (head < 0 || head >= static_cast<std::int64_t>(k.count)) fail(Errc::tokens_head_out_of_range, off, "head");
+            if (head < 0 || head >= static_cast<std::int64_t>(k.count)) return void(fail(Errc::tokens_head_out_of_range, off, "head"));
             o.values[i] = head;
             break;
         }

@@ -14,6 +14,7 @@
 
 #include "ond/unicode.hpp"
 #include "ond/writer.hpp"
+#include "fault.hpp"
 #include "sections.hpp"
 #include "write_limits.hpp"
 
@@ -21,8 +22,13 @@ namespace ond {
 
 namespace {
 
-[[noreturn]] void refuse(Errc e, std::string path, std::string detail) {
+// Raises the writer's refusal (fault.hpp): check sites `return refuse(...)`.
+OND_NORETURN_IF_THROWING detail::Bail refuse(Errc e, std::string path, std::string detail) {
+#if OND_EXCEPTIONS
     throw Error(e, no_offset, std::move(detail), std::move(path));
+#else
+    return detail::raise(Error(e, no_offset, std::move(detail), std::move(path)));
+#endif
 }
 
 // ---- rule switches ----------------------------------------------------------------------
@@ -58,14 +64,18 @@ public:
 
     void run() {
         container();
-        for (std::size_t i = 0; i < c_.docs.size(); ++i) doc(i);
+        OND_BAIL();
+        for (std::size_t i = 0; i < c_.docs.size(); ++i) {
+            doc(i);
+            OND_BAIL();
+        }
     }
 
     void container() const {
         if (c_.format == Format::ondc && c_.docs.size() != 1)
-            refuse(Errc::content_inconsistent, "docs",
-                   "an ONDC container holds exactly one document, not " + std::to_string(c_.docs.size()));
-        if (c_.docs.size() > 0xFFFFFFFFull) refuse(Errc::content_too_large, "docs", "more than 2^32 - 1 documents");
+            return void(refuse(Errc::content_inconsistent, "docs",
+                   "an ONDC container holds exactly one document, not " + std::to_string(c_.docs.size())));
+        if (c_.docs.size() > 0xFFFFFFFFull) return void(refuse(Errc::content_too_large, "docs", "more than 2^32 - 1 documents"));
     }
 
     // "doc" in an ONDC container, "docs[i]" in a bin.
@@ -76,8 +86,11 @@ public:
     // All of one document's checks, in the order below; the first fault is refused.
     void doc(std::size_t i) {
         text(i);
+        OND_BAIL();
         token_shape(i);
+        OND_BAIL();
         tokens(i);
+        OND_BAIL();
         rest(i);
     }
 
@@ -90,14 +103,14 @@ public:
     Text text(std::size_t i) const {
         const DocSlice d = c_.docs[i];
         auto text_len = unicode::wtf8_utf16_length(d.text);
-        if (!text_len) refuse(Errc::content_invalid_string, path(i) + ".text", "the text is not valid WTF-8");
+        if (!text_len) return refuse(Errc::content_invalid_string, path(i) + ".text", "the text is not valid WTF-8");
         const bool utf16 = unicode::wtf8_has_surrogate(d.text);
         const std::uint64_t written = detail::written_string_bytes(d.text.size(), *text_len, utf16);
         const std::uint64_t text_bytes = detail::text_section_bytes(written);
         if (*text_len > 0xFFFFFFFFull || text_bytes > detail::max_section_bytes)
-            refuse(Errc::content_too_large, path(i) + ".text",
-                   std::string("the text section would be ") + detail::count_of(text_bytes, "byte", "bytes") + " (text written as " +
-                       (utf16 ? "UTF-16" : "UTF-8") + "); a section holds at most 2^32 - 1");
+            return refuse(Errc::content_too_large, path(i) + ".text",
+                          std::string("the text section would be ") + detail::count_of(text_bytes, "byte", "bytes") +
+                              " (text written as " + (utf16 ? "UTF-16" : "UTF-8") + "); a section holds at most 2^32 - 1");
         return {*text_len, written, utf16};
     }
 
@@ -106,7 +119,8 @@ public:
         const TokenSlice t = c_.docs[i].tokens;
         const std::size_t n = t.size();
         if (n > detail::max_tokens)
-            refuse(Errc::content_too_large, path(i) + ".tokens", detail::count_of(n, "token", "tokens") + "; at most " + detail::grouped(detail::max_tokens));
+            return void(refuse(Errc::content_too_large, path(i) + ".tokens",
+                               detail::count_of(n, "token", "tokens") + "; at most " + detail::grouped(detail::max_tokens)));
     }
 
     // Token by token, each token's fields in order (after text() and token_shape()).
@@ -121,21 +135,28 @@ public:
                 return path(di) + ".tokens[" + std::to_string(i) + "]" + (*field ? "." : "") + field;
             };
             if (t.start[i] < prev_end)
-                refuse(Errc::content_token_order, tp("start"),
-                       "starts at " + std::to_string(t.start[i]) + ", before the previous token's end " + std::to_string(prev_end));
-            if (t.length[i] == 0) refuse(Errc::content_token_empty, tp("length"), "a token has length 0");
+                return void(refuse(Errc::content_token_order, tp("start"),
+                                   "starts at " + std::to_string(t.start[i]) + ", before the previous token's end " +
+                                       std::to_string(prev_end)));
+            if (t.length[i] == 0) return void(refuse(Errc::content_token_empty, tp("length"), "a token has length 0"));
             const std::uint64_t end = std::uint64_t{t.start[i]} + t.length[i];
             if (end > text_len)
-                refuse(Errc::content_token_out_of_text, tp(""),
-                       "ends at " + std::to_string(end) + ", past the text's " + detail::count_of(text_len, "UTF-16 unit", "UTF-16 units"));
+                return void(refuse(Errc::content_token_out_of_text, tp(""),
+                                   "ends at " + std::to_string(end) + ", past the text's " +
+                                       detail::count_of(text_len, "UTF-16 unit", "UTF-16 units")));
             prev_end = end;
-            for (std::size_t c = 0; c < token_column_count; ++c) str(t.attrs[c][i], [&] { return tp(token_column_names[c]); });
+            for (std::size_t c = 0; c < token_column_count; ++c) {
+                str(t.attrs[c][i], [&] { return tp(token_column_names[c]); });
+                OND_BAIL();
+            }
             if (t.head[i] < 0 || static_cast<std::uint64_t>(t.head[i]) >= n)
-                refuse(Errc::content_head_out_of_range, tp("head"),
-                       "head " + std::to_string(t.head[i]) + " outside the document's " + detail::count_of(n, "token", "tokens"));
+                return void(refuse(Errc::content_head_out_of_range, tp("head"),
+                                   "head " + std::to_string(t.head[i]) + " outside the document's " +
+                                       detail::count_of(n, "token", "tokens")));
             if (static_cast<unsigned>(t.sent[i]) > 2)
-                refuse(Errc::content_bad_sentence_value, tp("sent"), "a sentence value must be 0, 1 or 2");
+                return void(refuse(Errc::content_bad_sentence_value, tp("sent"), "a sentence value must be 0, 1 or 2"));
             conf(t.conf[i], [&] { return tp("conf"); });
+            OND_BAIL();
         }
     }
 
@@ -144,53 +165,61 @@ public:
         const DocSlice d = c_.docs[di];
         const std::size_t n = d.tokens.size();
         if (!d.has_ents && !d.ents.empty())
-            refuse(Errc::content_inconsistent, path(di) + ".ents", "entities are present but has_ents is false");
+            return void(refuse(Errc::content_inconsistent, path(di) + ".ents", "entities are present but has_ents is false"));
         std::uint64_t prev_end = 0;
         for (std::size_t i = 0; i < d.ents.size(); ++i) {
             const Entity& e = d.ents[i];
             auto ep = [&](const char* field) { return path(di) + ".ents[" + std::to_string(i) + "]" + field; };
             if (e.start < prev_end)
-                refuse(Errc::content_entity_order, ep(""), "overlaps or precedes the previous entity (which ends at token " +
-                                                               std::to_string(prev_end) + ")");
-            if (e.length == 0) refuse(Errc::content_entity_empty, ep(".length"), "an entity has length 0");
+                return void(refuse(Errc::content_entity_order, ep(""),
+                                   "overlaps or precedes the previous entity (which ends at token " + std::to_string(prev_end) +
+                                       ")"));
+            if (e.length == 0) return void(refuse(Errc::content_entity_empty, ep(".length"), "an entity has length 0"));
             const std::uint64_t end = std::uint64_t{e.start} + e.length;
             if (end > n)
-                refuse(Errc::content_entity_out_of_range, ep(""),
-                       "ends at token " + std::to_string(end) + "; the document has " + std::to_string(n));
+                return void(refuse(Errc::content_entity_out_of_range, ep(""),
+                                   "ends at token " + std::to_string(end) + "; the document has " + std::to_string(n)));
             label(e.label, [&] { return ep(".label"); });
+            OND_BAIL();
             conf(e.conf, [&] { return ep(".conf"); });
+            OND_BAIL();
             prev_end = end;
         }
         const bool bin = c_.format == Format::ondb;
         if (bin && (d.has_cats || !d.cats.empty() || !d.spans.empty()))
-            refuse(Errc::content_bin_extras, path(di), "a bin's records cannot carry categories or span groups");
+            return void(refuse(Errc::content_bin_extras, path(di), "a bin's records cannot carry categories or span groups"));
         if (!d.has_cats && !d.cats.empty())
-            refuse(Errc::content_inconsistent, path(di) + ".cats", "categories are present but has_cats is false");
+            return void(refuse(Errc::content_inconsistent, path(di) + ".cats", "categories are present but has_cats is false"));
         std::unordered_set<std::string_view> seen;
         for (std::size_t i = 0; i < d.cats.size(); ++i) {
             auto cp = [&](const char* field) { return path(di) + ".cats[" + std::to_string(i) + "]" + field; };
             std::string_view v = label(d.cats[i].label, [&] { return cp(".label"); });
-            if (!seen.insert(v).second) refuse(Errc::content_duplicate_category, cp(".label"), "a category label is repeated");
+            OND_BAIL();
+            if (!seen.insert(v).second)
+                return void(refuse(Errc::content_duplicate_category, cp(".label"), "a category label is repeated"));
             if (OND_CHECK(Errc::content_score_out_of_range, !detail::confidence_ok(d.cats[i].score)))  // relaxable: R4
-                refuse(Errc::content_score_out_of_range, cp(".score"), "a category score must be in [0, 1]");
+                return void(refuse(Errc::content_score_out_of_range, cp(".score"), "a category score must be in [0, 1]"));
         }
         seen.clear();
         for (std::size_t g = 0; g < d.spans.size(); ++g) {
             const SpanGroupSlice sg = d.spans[g];
             auto gp = [&] { return path(di) + ".spans[" + std::to_string(g) + "]"; };
             std::string_view v = label(sg.name, [&] { return gp() + ".name"; });
+            OND_BAIL();
             if (OND_CHECK(Errc::content_duplicate_group, !seen.insert(v).second))  // relaxable: R24
-                refuse(Errc::content_duplicate_group, gp() + ".name", "a span group name is repeated");
+                return void(refuse(Errc::content_duplicate_group, gp() + ".name", "a span group name is repeated"));
             for (std::size_t i = 0; i < sg.spans.size(); ++i) {
                 const Span& s = sg.spans[i];
                 auto sp = [&](const char* field) { return gp() + ".spans[" + std::to_string(i) + "]" + field; };
-                if (s.length == 0) refuse(Errc::content_span_empty, sp(".length"), "a span has length 0");
+                if (s.length == 0) return void(refuse(Errc::content_span_empty, sp(".length"), "a span has length 0"));
                 const std::uint64_t end = std::uint64_t{s.start} + s.length;
                 if (end > n)
-                    refuse(Errc::content_span_out_of_range, sp(""),
-                           "ends at token " + std::to_string(end) + "; the document has " + std::to_string(n));
+                    return void(refuse(Errc::content_span_out_of_range, sp(""),
+                                       "ends at token " + std::to_string(end) + "; the document has " + std::to_string(n)));
                 label(s.label, [&] { return sp(".label"); });
+                OND_BAIL();
                 conf(s.conf, [&] { return sp(".conf"); });
+                OND_BAIL();
             }
         }
     }
@@ -201,19 +230,19 @@ private:
     template <class P>
     std::string_view str(StringId id, const P& path) {
         if (!c_.strings.contains(id))
-            refuse(Errc::content_bad_string_id, path(),
+            return refuse(Errc::content_bad_string_id, path(),
                    "string id " + std::to_string(id) + " is not in the store (" + detail::count_of(c_.strings.size(), "string", "strings") +
                        ")");
         std::string_view v = c_.strings.view(id);
         if (!valid_[id]) {
             const auto units = unicode::wtf8_utf16_length(v);
-            if (!units) refuse(Errc::content_invalid_string, path(), "the string is not valid WTF-8");
+            if (!units) return refuse(Errc::content_invalid_string, path(), "the string is not valid WTF-8");
             const bool utf16 = unicode::wtf8_has_surrogate(v);
             const std::uint64_t written = detail::written_string_bytes(v.size(), *units, utf16);
             if (written > detail::max_string_bytes)
-                refuse(Errc::content_too_large, path(),
-                       std::string("the string is ") + detail::count_of(written, "byte", "bytes") + " written as " +
-                           (utf16 ? "UTF-16" : "UTF-8") + "; a stored string holds at most 2^31 - 1");
+                return refuse(Errc::content_too_large, path(),
+                              std::string("the string is ") + detail::count_of(written, "byte", "bytes") + " written as " +
+                                  (utf16 ? "UTF-16" : "UTF-8") + "; a stored string holds at most 2^31 - 1");
             valid_[id] = 1;
         }
         return v;
@@ -221,13 +250,14 @@ private:
     template <class P>
     std::string_view label(StringId id, const P& path) {
         std::string_view v = str(id, path);
-        if (v.empty()) refuse(Errc::content_label_empty, path(), "a label or name must not be empty");
+        OND_BAIL({});
+        if (v.empty()) return refuse(Errc::content_label_empty, path(), "a label or name must not be empty");
         return v;
     }
     template <class P>
     static void conf(float f, const P& path) {
         if (!detail::confidence_ok(f))
-            refuse(Errc::content_confidence_out_of_range, path(), "a confidence must be in [0, 1]");
+            return void(refuse(Errc::content_confidence_out_of_range, path(), "a confidence must be in [0, 1]"));
     }
 
     const Container& c_;
@@ -456,16 +486,23 @@ void use_labels(Table& table, const DocSlice& d) {
 void plan_doc(const Rules& r, const Container& c, std::size_t i, Checker& check, Table& table, DocPlan& plan) {
     const DocSlice d = c.docs[i];
     plan.text = check.text(i);
+    OND_BAIL();
     check.token_shape(i);
+    OND_BAIL();
     const bool tokens_ok = scan_tokens(r, d.tokens, plan.text.units, plan);
-    if (!tokens_ok) check.tokens(i);  // refuses
+    if (!tokens_ok) {
+        check.tokens(i);  // refuses
+        OND_BAIL();
+    }
     const std::uint64_t attrs = use_attrs(r, table, d.tokens);
     if (attrs == fault) {
         check.tokens(i);  // refuses
-        throw std::logic_error("ond::encode: a string the table refused passed the checks");
+        OND_BAIL();
+        detail::raise_logic<std::logic_error>("ond::encode: a string the table refused passed the checks");
     }
     plan.attr_bytes = attrs;
     check.rest(i);
+    OND_BAIL();
     use_labels(table, d);
 }
 
@@ -478,8 +515,8 @@ void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& 
     const std::uint64_t n = d.tokens.size();
     auto limit = [&](std::uint64_t len, const char* field, const char* what) {
         if (len > detail::max_section_bytes)
-            refuse(Errc::content_too_large, check.path(i) + field,
-                   std::string(what) + " would be " + detail::count_of(len, "byte", "bytes") + "; at most 2^32 - 1");
+            return void(refuse(Errc::content_too_large, check.path(i) + field,
+                               std::string(what) + " would be " + detail::count_of(len, "byte", "bytes") + "; at most 2^32 - 1"));
     };
     // W2: 2, 3 always; 4 when entity annotation is set and there are tokens (R22: without
     // tokens there is no entity annotation to write); in ONDC 6 and 7 when present.
@@ -490,6 +527,7 @@ void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& 
     const bool text16 = plan.text.utf16 || r.utf16_always;
     plan.text_len = 1 + (text16 ? 2 * plan.text.units : d.text.size());
     limit(plan.text_len, ".text", "the text section");
+    OND_BAIL();
 
     if (r.reversed) {  // tests only: the indexes' sizes change with the numbering
         plan.attr_bytes = 0;
@@ -499,6 +537,7 @@ void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& 
     plan.tokens_len = vsize(r, n) + plan.span_bytes + plan.attr_bytes + plan.head_bytes + (n + 3) / 4 + 1 +
                       (plan.all_one ? 0 : 4 * n);
     limit(plan.tokens_len, ".tokens", "the tokens section");
+    OND_BAIL();
     plan.sections = 5 + plan.text_len + 5 + plan.tokens_len;
 
     if (plan.ents) {
@@ -510,6 +549,7 @@ void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& 
         }
         plan.ents_len = len;
         limit(len, ".ents", "the entities section");
+        OND_BAIL();
         plan.sections += 5 + len;
     }
     if (plan.cats) {
@@ -517,6 +557,7 @@ void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& 
         for (const Category& cat : d.cats) len += vsize(r, table.index(r, cat.label)) + 4;
         plan.cats_len = len;
         limit(len, ".cats", "the categories section");
+        OND_BAIL();
         plan.sections += 5 + len;
     }
     if (plan.groups) {
@@ -528,11 +569,12 @@ void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& 
         }
         plan.groups_len = len;
         limit(len, ".spans", "the span groups section");
+        OND_BAIL();
         plan.sections += 5 + len;
     }
     if (!ondc && plan.sections > detail::max_section_bytes)
-        refuse(Errc::content_too_large, check.path(i),
-               "the record would be " + detail::count_of(plan.sections, "byte", "bytes") + "; at most 2^32 - 1");
+        return void(refuse(Errc::content_too_large, check.path(i),
+                           "the record would be " + detail::count_of(plan.sections, "byte", "bytes") + "; at most 2^32 - 1"));
 }
 
 // ---- bytes ------------------------------------------------------------------------------
@@ -742,31 +784,37 @@ void encode_append(const Container& c, std::vector<std::byte>& out) {
     // 1. Checks and the table, document by document.
     Checker check(c);
     check.container();
+    OND_BAIL();
     Table table(c.strings);
     std::vector<DocPlan> plans(c.docs.size());
-    for (std::size_t i = 0; i < c.docs.size(); ++i) plan_doc(r, c, i, check, table, plans[i]);
+    for (std::size_t i = 0; i < c.docs.size(); ++i) {
+        plan_doc(r, c, i, check, table, plans[i]);
+        OND_BAIL();
+    }
 
     // 2. Lengths and their limits, in the order of the bytes.
     const std::uint64_t strings_len = table.section_bytes(r);
     if (strings_len > detail::max_section_bytes)
-        refuse(Errc::content_too_large, "strings",
-               "the string table would be " + detail::count_of(strings_len, "byte", "bytes") + "; a section holds at most 2^32 - 1");
+        return void(refuse(Errc::content_too_large, "strings",
+                           "the string table would be " + detail::count_of(strings_len, "byte", "bytes") +
+                               "; a section holds at most 2^32 - 1"));
     std::uint64_t docs_len = 0;  // ONDC: the document's sections; ONDB: the records section's content
     for (std::size_t i = 0; i < c.docs.size(); ++i) {
         size_doc(r, c, i, check, table, plans[i]);
+        OND_BAIL();
         docs_len += plans[i].sections + (ondc ? 0 : 4);
     }
     if (!ondc) {
         docs_len += 4;
         if (docs_len > detail::max_section_bytes)
-            refuse(Errc::content_too_large, "docs",
-                   "the records section would be " + detail::count_of(docs_len, "byte", "bytes") + "; at most 2^32 - 1");
+            return void(refuse(Errc::content_too_large, "docs",
+                               "the records section would be " + detail::count_of(docs_len, "byte", "bytes") + "; at most 2^32 - 1"));
         docs_len += 5;
     }
     const std::uint64_t body_len = 5 + strings_len + docs_len;
     if (body_len > detail::max_section_bytes)
-        refuse(Errc::content_too_large, ondc ? "doc" : "docs",
-               "the body would be " + detail::count_of(body_len, "byte", "bytes") + "; at most 2^32 - 1");
+        return void(refuse(Errc::content_too_large, ondc ? "doc" : "docs",
+                           "the body would be " + detail::count_of(body_len, "byte", "bytes") + "; at most 2^32 - 1"));
     const bool crc = c.crc != r.flip_crc;
     const std::uint64_t total = 12 + body_len + (crc ? 4 : 0);
 
@@ -795,13 +843,14 @@ void encode_append(const Container& c, std::vector<std::byte>& out) {
     if (crc) o.u32(detail::crc32(begin, static_cast<std::size_t>(o.pos() - begin)));
     if (o.pos() != begin + total) {  // the plan and the writing disagree: a bug here, never the content's
         out.resize(at);
-        throw std::logic_error("ond::encode: the planned size differs from the bytes written");
+        detail::raise_logic<std::logic_error>("ond::encode: the planned size differs from the bytes written");
     }
 }
 
 std::vector<std::byte> encode(const Container& c) {
     std::vector<std::byte> out;
     encode_append(c, out);
+    OND_BAIL({});
     return out;
 }
 

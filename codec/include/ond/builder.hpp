@@ -15,14 +15,16 @@
 // Without exceptions, a builder made with `ond::no_throw` keeps the first such error instead of
 // throwing it (as a stream keeps its fail state): every call after it does nothing, and
 // status() returns it. The document keeps what was added before the error (none is added when
-// the text itself is refused).
+// the text itself is refused). A program built with -fno-exceptions (ond::codec_noexcept) uses
+// this form: there a throwing builder's first error stops the program.
 //
 //     ond::DocBuilder b(c, text, ond::no_throw);
 //     b.token("Apple").pos("PROPN");
 //     if (ond::Status s = b.status(); !s) report(s.error());
 //
 // Misuse stays an exception in both modes: std::logic_error for a builder whose document is no
-// longer the container's last, std::out_of_range from at() (preconditions, as with a vector).
+// longer the container's last, std::out_of_range from at() (preconditions, as with a vector;
+// without exceptions they stop the program).
 #pragma once
 
 #include <cstddef>
@@ -128,7 +130,7 @@ private:
     std::size_t find_word(std::string_view word);
     std::size_t add_token(std::size_t byte_start, std::size_t byte_length);
     // Runs one call's work unless an earlier call of a no_throw builder failed; a no_throw
-    // builder keeps the ond::Error it throws.
+    // builder keeps the ond::Error it raises.
     template <class F>
     void run(F&& work);
     std::string path(const char* list, std::size_t i) const;

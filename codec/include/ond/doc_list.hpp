@@ -72,6 +72,12 @@ struct DefaultInitAllocator : std::allocator<T> {
     template <class U, class... Args>
     void construct(U* p, Args&&... args) { ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...); }
 };
+
+// True when a call on this thread raised an ond::Error that a non-throwing form has not taken
+// yet: only in the library built without exceptions (ond::codec_noexcept), where a failed
+// call returns instead of throwing; always false in ond::codec. For this header's inline
+// code, which must stop where a throw would have.
+bool error_pending() noexcept;
 }  // namespace detail
 
 template <class T>
@@ -212,6 +218,7 @@ public:
     void edit(std::size_t i, Change&& change) {
         Doc d = (*this)[i].to_doc();
         change(d);
+        if (detail::error_pending()) return;  // change failed: the list stays as it was
         replace(i, d);
     }
     void replace(std::size_t i, const Doc& d);
@@ -326,7 +333,9 @@ void DocList::edit_all(Change&& change) {
             change(i, d);
         else
             change(d);
+        if (detail::error_pending()) return;  // change failed: the list stays as it was
         out.push_back(d);
+        if (detail::error_pending()) return;  // refused: the same
     }
     *this = std::move(out);  // keeps this list's store
 }

@@ -3,10 +3,13 @@
 // Each try_ function does what its throwing namesake does and returns a Result: the value, or the
 // ond::Error the namesake would have thrown (same code, offset, rule, path and message). Only
 // std::bad_alloc still propagates. This header needs no exceptions: a program built with
-// -fno-exceptions uses these forms (the library itself is built with them).
+// -fno-exceptions uses these forms and links ond::codec_noexcept, the library built the same
+// way, where the error comes back to the try_ form without a throw (the same outcome as
+// ond::codec's, checked by CTest's codec.noexcept-same-outcomes).
 #pragma once
 
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -27,12 +30,13 @@ namespace ond {
 
 namespace detail {
 // What value() does without a value: throws the error, or, built without exceptions
-// (-fno-exceptions), stops the program as std::expected's value() would be unusable there.
+// (-fno-exceptions), prints it and stops the program, as std::expected's value() would be
+// unusable there.
 [[noreturn]] inline void fail_with(const Error& e) {
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
     throw e;
 #else
-    (void)e;
+    std::fprintf(stderr, "ond: error: %s\n", e.what());  // as the library does (src/fault.hpp)
     std::abort();
 #endif
 }
