@@ -114,8 +114,14 @@ def compute_targets(runs, kinds):
         target("validate (b, crc) bytes/s", mbps(vb) / 1000, "GB/s", ">=", 1.5, f"{mbps(vb) / 1000:.2f} GB/s",
                ">= 1.5 GB/s")
     if vb and vn:
-        extra = (vb["cpu_time"] / vn["cpu_time"] - 1.0) * 100
-        target("validate (b): CRC's extra time", extra, "%", "<=", 5.0, f"{extra:+.1f} %", "<= 5 %")
+        # Wall-clock time: the codec checks a large container's CRC on a second thread while it
+        # reads the body, so the calling thread's CPU time would not see the CRC's cost.
+        extra = (vb["real_time"] / vn["real_time"] - 1.0) * 100
+        display = f"{extra:+.1f} %"
+        v1 = runs.get("ours/validate_one_thread/b/crc")
+        if v1:  # for the record: the same with the CRC on the calling thread
+            display += f" ({(v1['real_time'] / vn['real_time'] - 1.0) * 100:+.1f} % on one thread)"
+        target("validate (b): CRC's extra time", extra, "%", "<=", 5.0, display, "<= 5 %")
     d = runs.get("ours/decode/a/nocrc")
     s = runs.get("peer/docbin_msgpack_zlib/a")
     if d and s:

@@ -54,6 +54,10 @@ Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Trac
         docs->clear();
     }
     ClearOnFailure guard{docs};
+    // The trailer's CRC-32, on a second thread for a large container, while the body is read.
+    // The inspector reports fields in order and reads on one thread.
+    CrcJob crc(reinterpret_cast<const std::uint8_t*>(input.data()), h.crc ? static_cast<std::size_t>(size) - trailer_size : 0,
+               !M::trace);
     if constexpr (M::trace) tr->enter(c.offset(), h.body_length, "body", detail::count_of(h.body_length, "byte", "bytes"));
     Cursor body = c.sub(h.body_length);
     TableView table;
@@ -80,7 +84,7 @@ Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Trac
     }
     if constexpr (M::trace) tr->leave();
     sum.strings = table.count();
-    if (h.crc) check_trailer<M>(input.first(static_cast<std::size_t>(size)), origin, tr);
+    if (h.crc) check_trailer<M>(input.first(static_cast<std::size_t>(size)), origin, tr, &crc);
     return sum;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "ond/reader.hpp"
 #include "sections.hpp"
 #include "test_support.hpp"
 
@@ -41,6 +42,60 @@ TEST(Crc32, ContinuesARunningCrcAcrossAnySplit) {
 TEST(Crc32, MultiMegabyteBuffer) {
     const auto data = pattern(3u << 20);
     EXPECT_EQ(detail::crc32(data.data(), data.size()), ref_crc32(data.data(), data.size()));
+}
+
+TEST(CrcJob, LargeBuffersOnASecondThreadOthersOnTheCaller) {
+    const auto data = pattern(detail::crc_thread_min_bytes + 1);
+    const std::uint32_t whole = detail::crc32(data.data(), data.size());
+    {
+        detail::CrcJob job(data.data(), data.size(), true);
+        EXPECT_TRUE(job.on_thread());
+        EXPECT_EQ(job.result(), whole);
+        EXPECT_FALSE(job.on_thread());  // joined
+        EXPECT_EQ(job.result(), whole);
+    }
+    {
+        detail::CrcJob below(data.data(), detail::crc_thread_min_bytes - 1, true);
+        EXPECT_FALSE(below.on_thread());
+        EXPECT_EQ(below.result(), detail::crc32(data.data(), detail::crc_thread_min_bytes - 1));
+    }
+    detail::CrcJob inspecting(data.data(), data.size(), false);
+    EXPECT_FALSE(inspecting.on_thread());
+    EXPECT_EQ(inspecting.result(), whole);
+    set_crc_thread(false);
+    detail::CrcJob off(data.data(), data.size(), true);
+    set_crc_thread(true);
+    EXPECT_FALSE(off.on_thread());
+    EXPECT_EQ(off.result(), whole);
+    detail::CrcJob dropped(data.data(), data.size(), true);  // never asked: the destructor joins
+    EXPECT_TRUE(dropped.on_thread());
+}
+
+// A container past the thread's threshold: the same verdicts, codes and offsets with the CRC on
+// a second thread and on the caller's, and a fault of the body still wins over a bad trailer.
+TEST(CrcJob, ALargeContainerReadsTheSameWithAndWithoutTheThread) {
+    const std::string text(detail::crc_thread_min_bytes + 100, 'a');
+    test::Ctr x;
+    x.add(1, test::strings_content({}));
+    const std::size_t text_at = x.add(2, test::text_content(text));
+    x.add(3, test::tokens_content({{0, 1}}));
+    const auto good = x.build(true);
+    auto bad_crc = good;
+    bad_crc.back() ^= 0x01;
+    auto both = bad_crc;
+    both[text_at] = 7;  // the encoding byte: text.bad-encoding, before the trailer's mismatch
+    for (bool thread : {true, false}) {
+        SCOPED_TRACE(thread ? "CRC on a second thread" : "CRC on the caller's thread");
+        set_crc_thread(thread);
+        const Summary s = validate(test::view(good));
+        EXPECT_EQ(s.tokens, 1u);
+        EXPECT_TRUE(s.crc);
+        const Container c = decode(test::view(good));
+        EXPECT_EQ(c.docs[0].text.size(), text.size());
+        EXPECT_TRUE(test::Rejects(bad_crc, "crc.mismatch", good.size() - 4));
+        EXPECT_TRUE(test::Rejects(both, "text.bad-encoding", text_at));
+    }
+    set_crc_thread(true);
 }
 
 }  // namespace

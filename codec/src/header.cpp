@@ -1,6 +1,10 @@
 // The 12-byte header (R6) and the CRC-32 trailer (R7).
+#include <pthread.h>
+
+#include <atomic>
 #include <bit>
 #include <cstring>
+#include <new>
 #include <string>
 
 #ifdef OND_CRC_ISAL
@@ -87,19 +91,66 @@ void check_crc(std::uint32_t stored, std::uint32_t actual, std::uint64_t offset)
              "the trailer holds CRC-32 " + hex32(stored) + ", but the bytes before it give " + hex32(actual)));
 }
 
+namespace {
+std::atomic<bool> crc_thread_allowed{true};
+}  // namespace
+
+// POSIX threads directly: their failure to start is a return value (the CRC is then computed on
+// the calling thread), in the build without exceptions too.
+struct CrcJob::Thread {
+    pthread_t id;
+    const std::uint8_t* p;
+    std::size_t n;
+    std::uint32_t crc = 0;
+    static void* run(void* self) {
+        auto* t = static_cast<Thread*>(self);
+        t->crc = crc32(t->p, t->n);
+        return nullptr;
+    }
+};
+
+CrcJob::CrcJob(const std::uint8_t* p, std::size_t n, bool may_overlap) noexcept : p_(p), n_(n) {
+    if (!may_overlap || n < crc_thread_min_bytes || !crc_thread_allowed.load(std::memory_order_relaxed)) return;
+    auto* t = new (std::nothrow) Thread{{}, p, n};
+    if (t && pthread_create(&t->id, nullptr, &Thread::run, t) == 0)
+        thread_ = t;
+    else
+        delete t;
+}
+
+CrcJob::~CrcJob() { (void)result(); }
+
+std::uint32_t CrcJob::result() noexcept {
+    if (have_) return crc_;
+    if (thread_) {
+        pthread_join(thread_->id, nullptr);
+        crc_ = thread_->crc;
+        delete thread_;
+        thread_ = nullptr;
+    } else {
+        crc_ = crc32(p_, n_);
+    }
+    have_ = true;
+    return crc_;
+}
+
 template <class M>
-void check_trailer(Bytes all, std::uint64_t origin, Tracer* tr) {
+void check_trailer(Bytes all, std::uint64_t origin, Tracer* tr, CrcJob* job) {
     const auto* p = reinterpret_cast<const std::uint8_t*>(all.data());
     const std::size_t covered = all.size() - trailer_size;
     const std::uint32_t stored = Cursor::load_u32(p + covered);
-    const std::uint32_t actual = crc32(p, covered);
+    const std::uint32_t actual = job ? job->result() : crc32(p, covered);
     if constexpr (M::trace) tr->field(origin + covered, 4, "trailer.crc32", hex32(stored));
     check_crc(stored, actual, origin + covered);
 }
 
 #define OND_INSTANTIATE(M)                                 \
     template Header decode_header<M>(Cursor&, Tracer*);    \
-    template void check_trailer<M>(Bytes, std::uint64_t, Tracer*);
+    template void check_trailer<M>(Bytes, std::uint64_t, Tracer*, CrcJob*);
 OND_FOR_EACH_MODE(OND_INSTANTIATE)
 
 }  // namespace ond::detail
+
+namespace ond {
+void set_crc_thread(bool allowed) noexcept { detail::crc_thread_allowed.store(allowed, std::memory_order_relaxed); }
+}  // namespace ond

@@ -202,9 +202,33 @@ template <class M>
 Header decode_header(Cursor& c, Tracer* tr);
 // The buffer holds exactly header + body + trailer (R6).
 std::uint64_t check_container_size(const Header& h, std::uint64_t total, std::uint64_t origin);  // the size
-// Verifies the trailer (R7): `all` is the whole container, trailer included.
+// The CRC-32 of the bytes a trailer covers, computed on a second thread while the body is read
+// when there are enough of them to gain from it (crc_thread_min_bytes) and set_crc_thread()
+// allows it; otherwise (or when the thread cannot be started) by result() itself. The
+// destructor waits for the thread, so no path out of a read leaves it running.
+class CrcJob {
+public:
+    CrcJob(const std::uint8_t* p, std::size_t n, bool may_overlap) noexcept;
+    ~CrcJob();
+    CrcJob(const CrcJob&) = delete;
+    CrcJob& operator=(const CrcJob&) = delete;
+    std::uint32_t result() noexcept;
+    bool on_thread() const noexcept { return thread_ != nullptr; }  // started one, not yet joined
+
+private:
+    struct Thread;
+    const std::uint8_t* p_;
+    std::size_t n_;
+    Thread* thread_ = nullptr;  // running or done, until joined
+    std::uint32_t crc_ = 0;
+    bool have_ = false;
+};
+inline constexpr std::size_t crc_thread_min_bytes = std::size_t{4} << 20;
+
+// Verifies the trailer (R7): `all` is the whole container, trailer included. `job`, when given,
+// covers the same bytes and supplies their CRC.
 template <class M>
-void check_trailer(Bytes all, std::uint64_t origin, Tracer* tr);
+void check_trailer(Bytes all, std::uint64_t origin, Tracer* tr, CrcJob* job = nullptr);
 // The trailer's check alone: `offset` is the trailer's.
 void check_crc(std::uint32_t stored, std::uint32_t actual, std::uint64_t offset);
 

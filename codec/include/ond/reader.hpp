@@ -47,6 +47,12 @@ std::optional<std::uint64_t> declared_size(Bytes first_12_bytes);
 // The same checks as decode(), in the same order and with the same errors, building nothing.
 Summary validate(Bytes input);
 
+// decode(), decode_into() and validate() compute the CRC-32 of a container of 4 MiB or more on
+// a second, short-lived thread while they read its body; its check still comes after every
+// check of the body, so the outcome is the same. false: always on the calling thread (for a
+// program that already keeps every core busy). Per process, default true, thread-safe.
+void set_crc_thread(bool allowed) noexcept;
+
 // One line for people, as `ond validate` words it: "ONDC, 1 document, 412 tokens, crc".
 std::string to_string(const Summary& s);
 
