@@ -46,7 +46,7 @@ for exe in "$BUILD_DIR"/fuzz/*_fuzzer; do
   list=$(mktemp)
   find "$SRC_DIR/fuzz/seeds/$name" -type f | sort > "$list"
   case "$name" in
-    container|differential|roundtrip|doc_bin|stream|records|api)
+    container|differential|roundtrip|doc_bin|stream|records|api|noexcept)
       if [ -d "$SRC_DIR/corpus/cases" ]; then
         find "$SRC_DIR/corpus/cases" -type f \( -name '*.ondc' -o -name '*.ondb' \) | sort >> "$list"
       fi ;;

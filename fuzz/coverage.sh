@@ -33,6 +33,8 @@ cmake --build "$build" --target fuzzers -j"${OND_BUILD_JOBS:-2}"
 
 prof="$build/coverage-profile"  # kept: all.profdata and report.txt, for llvm-cov show
 rm -rf "$prof" && mkdir -p "$prof"
+# Not `noexcept`: its second codec is the no-exceptions build, whose bail-out branches are no
+# code of ond::codec; the figures are ond::codec's.
 names=(varint string string_table text tokens entities categories span_groups records header
        container stream doc_bin differential roundtrip writer api)
 objects=()
