@@ -4,7 +4,6 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
-#include <new>
 #include <string>
 
 #ifdef OND_CRC_ISAL
@@ -96,37 +95,25 @@ std::atomic<bool> crc_thread_allowed{true};
 }  // namespace
 
 // POSIX threads directly: their failure to start is a return value (the CRC is then computed on
-// the calling thread), in the build without exceptions too.
-struct CrcJob::Thread {
-    pthread_t id;
-    const std::uint8_t* p;
-    std::size_t n;
-    std::uint32_t crc = 0;
-    static void* run(void* self) {
-        auto* t = static_cast<Thread*>(self);
-        t->crc = crc32(t->p, t->n);
-        return nullptr;
-    }
-};
+// the calling thread), in the build without exceptions too. Nothing is allocated.
+void* CrcJob::run(void* self) noexcept {
+    auto* job = static_cast<CrcJob*>(self);
+    job->crc_ = crc32(job->p_, job->n_);
+    return nullptr;
+}
 
 CrcJob::CrcJob(const std::uint8_t* p, std::size_t n, bool may_overlap) noexcept : p_(p), n_(n) {
     if (!may_overlap || n < crc_thread_min_bytes || !crc_thread_allowed.load(std::memory_order_relaxed)) return;
-    auto* t = new (std::nothrow) Thread{{}, p, n};
-    if (t && pthread_create(&t->id, nullptr, &Thread::run, t) == 0)
-        thread_ = t;
-    else
-        delete t;
+    running_ = pthread_create(&thread_, nullptr, &CrcJob::run, this) == 0;
 }
 
 CrcJob::~CrcJob() { (void)result(); }
 
 std::uint32_t CrcJob::result() noexcept {
     if (have_) return crc_;
-    if (thread_) {
-        pthread_join(thread_->id, nullptr);
-        crc_ = thread_->crc;
-        delete thread_;
-        thread_ = nullptr;
+    if (running_) {
+        pthread_join(thread_, nullptr);
+        running_ = false;
     } else {
         crc_ = crc32(p_, n_);
     }

@@ -6,6 +6,8 @@
 // same code, so the checks cannot drift apart.
 #pragma once
 
+#include <pthread.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -210,18 +212,19 @@ class CrcJob {
 public:
     CrcJob(const std::uint8_t* p, std::size_t n, bool may_overlap) noexcept;
     ~CrcJob();
-    CrcJob(const CrcJob&) = delete;
+    CrcJob(const CrcJob&) = delete;  // the thread holds `this`: it never moves
     CrcJob& operator=(const CrcJob&) = delete;
     std::uint32_t result() noexcept;
-    bool on_thread() const noexcept { return thread_ != nullptr; }  // started one, not yet joined
+    bool on_thread() const noexcept { return running_; }  // started one, not yet joined
 
 private:
-    struct Thread;
+    static void* run(void* self) noexcept;
     const std::uint8_t* p_;
     std::size_t n_;
-    Thread* thread_ = nullptr;  // running or done, until joined
-    std::uint32_t crc_ = 0;
+    pthread_t thread_{};
+    bool running_ = false;
     bool have_ = false;
+    std::uint32_t crc_ = 0;  // written by the thread, read after the join
 };
 inline constexpr std::size_t crc_thread_min_bytes = std::size_t{4} << 20;
 
