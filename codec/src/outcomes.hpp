@@ -366,7 +366,7 @@ void characterise(std::string& text, std::string_view name, ond::Bytes b, Reused
     if (c) {
         ond::Result<std::vector<std::byte>> enc = ond::try_encode(*c);
         out.line("encode", enc ? "ok bytes=" + std::to_string(enc->size()) + " fnv=" + fnv_of(*enc) +
-                                     " same=" + std::to_string(std::ranges::equal(*enc, b))
+                                     " same=" + std::to_string(std::equal(enc->begin(), enc->end(), b.begin(), b.end()))
                                : describe(enc.error()));
         ond::Result<ond::Container> packed = ond::try_pack(std::span<const ond::Container>(&*c, 1), ond::Format::ondb);
         out.line("pack", packed ? "ok " + digest(*packed) : describe(packed.error()));
