@@ -84,22 +84,13 @@ void BinIndex::decode_into(std::size_t first, std::size_t last, Container& out) 
     const StringStore& from = s_->strings;
     if (out.strings.size() != from.size() || out.strings.ids_shared_with(from.id()) != from.size())
         out.strings = from;
-    // On any failure (a throw or a bail) `out` keeps no documents: a record cut short may have
-    // token rows never written.
-    struct ClearUnlessDone {
-        DocList& docs;
-        bool done = false;
-        ~ClearUnlessDone() {
-            if (!done) docs.clear();
-        }
-    } guard{out.docs};
+    detail::ClearOnFailure guard{&out.docs};
     for (std::size_t i = first; i < last; ++i) {
         const RecordSpan r = s_->records[i];
         detail::Cursor sec(s_->input.subspan(static_cast<std::size_t>(r.offset), 4 + std::size_t{r.length}), r.offset);
         detail::decode_record<detail::DecodeMode>(sec, static_cast<std::uint32_t>(i), s_->table, &out.docs, nullptr);
         OND_BAIL();
     }
-    guard.done = true;
 }
 
 }  // namespace ond

@@ -1,26 +1,10 @@
 // Whole containers from a buffer: decode() and validate().
-#include <exception>
-
 #include "sections.hpp"
 #include "trace_format.hpp"
 
 namespace ond::detail {
 
 namespace {
-// Empties the documents when a read fails: a record cut short may have token rows never written.
-struct ClearOnFailure {
-    DocList* docs;
-#if OND_EXCEPTIONS
-    int before = std::uncaught_exceptions();
-    bool failing() const noexcept { return std::uncaught_exceptions() > before; }
-#else
-    bool failing() const noexcept { return faulted(); }
-#endif
-    ~ClearOnFailure() {
-        if (docs && failing()) docs->clear();
-    }
-};
-
 // After records 2, 4, 8, ...: reserves the columns and the text for the whole section at the
 // rate of tokens and text bytes per record byte so far, plus a sixteenth, so a fresh decode
 // grows its buffers a few times, not by doubling up to twice the size it needs.

@@ -9,6 +9,7 @@
 #include <pthread.h>
 
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -236,6 +237,21 @@ void check_trailer(Bytes all, std::uint64_t origin, Tracer* tr, CrcJob* job = nu
 void check_crc(std::uint32_t stored, std::uint32_t actual, std::uint64_t offset);
 
 std::uint32_t crc32(const std::uint8_t* p, std::size_t n, std::uint32_t crc = 0) noexcept;
+
+// Empties the documents when a read into them fails (a throw, or a raise without exceptions): a
+// record cut short may have token rows never written.
+struct ClearOnFailure {
+    DocList* docs;
+#if OND_EXCEPTIONS
+    int before = std::uncaught_exceptions();
+    bool failing() const noexcept { return std::uncaught_exceptions() > before; }
+#else
+    bool failing() const noexcept { return faulted(); }
+#endif
+    ~ClearOnFailure() {
+        if (docs && failing()) docs->clear();
+    }
+};
 
 // Whole containers in a buffer; `origin` is the buffer's offset in a stream (0 otherwise).
 template <class M>
