@@ -829,7 +829,10 @@ std::string PersistentProcess::gone_between_requests() {
     if (pid_ < 0) return {};
     siginfo_t info{};
     bool exited = ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_;
-    bool eof = false;
+    // Its output already ended after the last answer (the reader closed it on seeing the end):
+    // it is leaving, though it may not be waitable yet, since a process closes its files a
+    // moment before it exits.
+    bool eof = out_fd_ < 0;
     if (!exited && out_fd_ >= 0) {
         pollfd pf{out_fd_, POLLIN, 0};
         if (::poll(&pf, 1, 0) > 0 && (pf.revents & POLLHUP) && !(pf.revents & POLLIN)) eof = true;
