@@ -38,9 +38,15 @@ void StringStore::clear() {
     indexed_ = 0;
     id_ = fresh_id();  // the old ids mean nothing any more
     sources_ = {};
+    distinct_ = true;
 }
 
 StringId StringStore::append(std::string_view wtf8) {
+    distinct_ = false;
+    return push(wtf8);
+}
+
+StringId StringStore::push(std::string_view wtf8) {
     // Views into bytes_ held by index_ would dangle if bytes_ reallocates.
     const char* before = bytes_.data();
     bytes_.append(wtf8);
@@ -56,7 +62,7 @@ StringId StringStore::intern(std::string_view wtf8) {
     if (wtf8.empty()) return 0;
     for (; indexed_ < size(); ++indexed_) index_.emplace(view(static_cast<StringId>(indexed_)), static_cast<StringId>(indexed_));
     if (auto it = index_.find(wtf8); it != index_.end()) return it->second;
-    StringId id = append(wtf8);
+    StringId id = push(wtf8);
     for (; indexed_ < size(); ++indexed_) index_.emplace(view(static_cast<StringId>(indexed_)), static_cast<StringId>(indexed_));
     return id;
 }

@@ -48,6 +48,29 @@ TEST(StringStore, AppendKeepsDuplicatesAndInternFindsTheFirst) {
     EXPECT_EQ(s.intern(""), 0u);  // "" is always 0, even with a stored empty string
 }
 
+// distinct(): every string came through intern(), so no value is held twice (the writer then
+// numbers its table without comparing values). An append() may add a duplicate.
+TEST(StringStore, DistinctUntilAnAppend) {
+    StringStore s;
+    EXPECT_TRUE(s.distinct());
+    s.intern("a");
+    s.intern("a");
+    s.intern("b");
+    EXPECT_TRUE(s.distinct());
+    StringStore copy = s;
+    EXPECT_TRUE(copy.distinct());
+    s.append("c");
+    EXPECT_FALSE(s.distinct());
+    s.intern("d");
+    EXPECT_FALSE(s.distinct());  // intern() cannot undo it
+    StringStore moved = std::move(s);
+    EXPECT_FALSE(moved.distinct());
+    copy = moved;
+    EXPECT_FALSE(copy.distinct());
+    moved.clear();
+    EXPECT_TRUE(moved.distinct());
+}
+
 TEST(StringStore, IdsSurviveBufferGrowth) {
     // Interning many strings reallocates the byte buffer; earlier ids must still be found.
     StringStore s;

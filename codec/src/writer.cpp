@@ -85,13 +85,14 @@ public:
 
     // All of one document's checks, in the order below; the first fault is refused.
     void doc(std::size_t i) {
-        text(i);
+        const DocSlice d = c_.docs[i];
+        text(i, d);
         OND_BAIL();
-        token_shape(i);
+        token_shape(i, d);
         OND_BAIL();
         tokens(i);
         OND_BAIL();
-        rest(i);
+        rest(i, d);
     }
 
     // The text: valid WTF-8 whose section fits. Returns what the writer needs of it.
@@ -100,8 +101,8 @@ public:
         std::uint64_t written = 0;  // bytes as W1 writes them
         bool utf16 = false;         // holds a lone surrogate (W1: written as UTF-16)
     };
-    Text text(std::size_t i) const {
-        const DocSlice d = c_.docs[i];
+    // (Each check takes document i's slice `d` too: building it is not free, and plan_doc has it.)
+    Text text(std::size_t i, const DocSlice& d) const {
         auto text_len = unicode::wtf8_utf16_length(d.text);
         if (!text_len) return refuse(Errc::content_invalid_string, path(i) + ".text", "the text is not valid WTF-8");
         const bool utf16 = unicode::wtf8_has_surrogate(d.text);
@@ -115,8 +116,8 @@ public:
     }
 
     // The token count (a container's columns always agree in size).
-    void token_shape(std::size_t i) const {
-        const TokenSlice t = c_.docs[i].tokens;
+    void token_shape(std::size_t i, const DocSlice& d) const {
+        const TokenSlice& t = d.tokens;
         const std::size_t n = t.size();
         if (n > detail::max_tokens)
             return void(refuse(Errc::content_too_large, path(i) + ".tokens",
@@ -161,8 +162,7 @@ public:
     }
 
     // Entities, categories and span groups (after tokens()).
-    void rest(std::size_t di) {
-        const DocSlice d = c_.docs[di];
+    void rest(std::size_t di, const DocSlice& d) {
         const std::size_t n = d.tokens.size();
         if (!d.has_ents && !d.ents.empty())
             return void(refuse(Errc::content_inconsistent, path(di) + ".ents", "entities are present but has_ents is false"));
@@ -287,35 +287,88 @@ std::uint32_t zigzag(std::uint32_t head, std::uint32_t i) noexcept {
 
 // ---- the string table (W3) --------------------------------------------------------------
 
-// 64-bit hash of a string's bytes, 8 at a time (the table's key; any good mix would do).
-std::uint64_t hash_bytes(std::string_view s) noexcept {
+// A string's last n < 8 bytes as one word: two overlapping loads where there are 4 or more,
+// else the first, middle and last byte (which, with the length, tell every such string apart).
+std::uint64_t tail_word(const char* p, std::size_t n) noexcept {
+    if (n >= 4) {
+        std::uint32_t a, b;
+        std::memcpy(&a, p, 4);
+        std::memcpy(&b, p + n - 4, 4);
+        return a | (std::uint64_t{b} << 32);
+    }
+    if (n == 0) return 0;
+    const auto byte = [&](std::size_t k) { return std::uint64_t{static_cast<unsigned char>(p[k])}; };
+    return byte(0) | (byte(n / 2) << 8) | (byte(n - 1) << 16);
+}
+
+// 64-bit hash of a string's bytes, 8 at a time (the table's key; any good mix would do). `ascii`
+// says whether every byte is below 0x80: the loop reads each byte anyway, and an ASCII string
+// needs no further validation.
+std::uint64_t hash_bytes(std::string_view s, bool& ascii) noexcept {
     constexpr std::uint64_t k1 = 0x9E3779B97F4A7C15ull, k2 = 0xBF58476D1CE4E5B9ull, k3 = 0x94D049BB133111EBull;
     const char* p = s.data();
     std::size_t n = s.size();
-    std::uint64_t h = k1 ^ (n * k3);
+    std::uint64_t h = k1 ^ (n * k3), high = 0;
     for (; n >= 8; p += 8, n -= 8) {
         std::uint64_t w;
         std::memcpy(&w, p, 8);
+        high |= w;
         h = (h ^ w) * k2;
         h ^= h >> 31;
     }
     if (n) {
-        std::uint64_t w = 0;
-        std::memcpy(&w, p, n);
+        const std::uint64_t w = tail_word(p, n);
+        high |= w;
         h = (h ^ w ^ (std::uint64_t{n} << 59)) * k3;
     }
+    ascii = (high & 0x8080808080808080ull) == 0;
     h ^= h >> 32;
     h *= k2;
     return h ^ (h >> 29);
 }
 
+bool is_ascii(std::string_view s) noexcept {
+    const char* p = s.data();
+    std::size_t n = s.size();
+    std::uint64_t high = 0;
+    for (; n >= 8; p += 8, n -= 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p, 8);
+        high |= w;
+    }
+    return ((high | tail_word(p, n)) & 0x8080808080808080ull) == 0;
+}
+
+// A table index as the tokens section stores it, ready to be copied: the varint's bytes from
+// the low end, its length in the top byte. Never 0 (a varint has at least one byte), so 0 can
+// mean "not used yet".
+using Code = std::uint64_t;
+Code make_code(const Rules& r, std::uint32_t m) noexcept {
+    Code c = 0;
+    unsigned len = 0;
+    for (;;) {
+        const bool more = r.varint5 ? len < 4 : m >= 0x80;  // tests only: every varint in 5 bytes
+        c |= Code{(m & 0x7Fu) | (more ? 0x80u : 0u)} << (8 * len);
+        m >>= 7;
+        ++len;
+        if (!more) break;
+    }
+    return c | (Code{len} << 56);
+}
+std::uint32_t code_length(Code c) noexcept { return static_cast<std::uint32_t>(c >> 56); }
+std::uint32_t code_value(Code c) noexcept {
+    std::uint32_t m = 0;
+    for (unsigned k = 0; k < code_length(c); ++k) m |= static_cast<std::uint32_t>((c >> (8 * k)) & 0x7F) << (7 * k);
+    return m;
+}
+
 // The table in order of first use in the body's bytes. A store id maps to its table index
-// through one array lookup; an id met for the first time is validated and its value looked up
-// by bytes in an open-addressing table (linear probing, at most half full), so duplicates in
-// the store (a reader's store keeps them) get one entry.
+// (as a Code) through one array lookup; an id met for the first time is validated and its
+// value looked up by bytes in an open-addressing table (linear probing, at most half full), so
+// duplicates in the store (a reader's store keeps them) get one entry.
 class Table {
 public:
-    static constexpr std::uint32_t none = ~0u;  // not in the store or not writable
+    static constexpr Code none = 0;  // not in the store or not writable
 
     struct Entry {
         std::string_view value;
@@ -323,27 +376,40 @@ public:
         bool utf16;           // holds a lone surrogate
     };
 
-    explicit Table(const StringStore& s) : s_(s), index_of_(s.size(), unassigned) {}
+    Table(const StringStore& s, const Rules& r)
+        : s_(s), r_(r), distinct_(s.distinct()), code_(s.size(), none), length_(s.size(), 0) {}
 
-    // The table index (0 for "") of a store id, added on first use; `none` when the checker
-    // refuses the id (not in the store, not valid WTF-8, too long).
-    std::uint32_t use(StringId id) {
-        if (id >= index_of_.size()) [[unlikely]]
+    // The Code of a store id's table index (0 for ""), added on first use; `none` when the
+    // checker refuses the id (not in the store, not valid WTF-8, too long).
+    Code use(StringId id) {
+        if (id >= code_.size()) [[unlikely]]
             return none;
-        const std::uint32_t m = index_of_[id];
-        if (m != unassigned) [[likely]]
-            return m;
+        const Code c = code_[id];
+        if (c != none) [[likely]]
+            return c;
         return first_use(id);
     }
+    // The same, for loops that keep codes() and store_size() in registers. Out of line: use()
+    // is on every attribute of every token and should inline to a lookup.
+    [[gnu::noinline]] Code first_use(StringId id);
+    const Code* codes() const noexcept { return code_.data(); }
+    // code_length() of each store id's Code, 0 until its first use: the planning pass reads
+    // only this, a byte per string, which stays in the nearest cache for most stores.
+    const std::uint8_t* lengths() const noexcept { return length_.data(); }
+    std::size_t store_size() const noexcept { return code_.size(); }
 
     const std::vector<Entry>& entries() const noexcept { return entries_; }
 
-    // The index written for a store id already used (plain_index: without the tests' reversal).
-    std::uint32_t plain_index(StringId id) const noexcept { return index_of_[id]; }
-    std::uint32_t index(const Rules& r, StringId id) const noexcept {
-        const std::uint32_t m = index_of_[id];
-        if (r.reversed && m != 0) return static_cast<std::uint32_t>(entries_.size()) + 1 - m;
-        return m;
+    // The index written for a store id already used.
+    std::uint32_t index(StringId id) const noexcept { return code_value(code_[id]); }
+    Code code(StringId id) const noexcept { return code_[id]; }
+
+    // Tests only (W3-order switched off): number the table in reverse, once every string is in.
+    void renumber_reversed() {
+        const auto total = static_cast<std::uint32_t>(entries_.size());
+        for (Code& c : code_)
+            if (c != none && code_value(c) != 0) c = make_code(r_, total + 1 - code_value(c));
+        for (std::size_t id = 0; id < code_.size(); ++id) length_[id] = static_cast<std::uint8_t>(code_length(code_[id]));
     }
 
     // Bytes of a string as W1 writes it: UTF-8 when it has no lone surrogate, else UTF-16LE.
@@ -362,29 +428,10 @@ public:
     static std::uint64_t unused_bytes(const Rules& r) noexcept { return r.utf16_always ? 12 : 6; }  // "unused"
 
 private:
-    static constexpr std::uint32_t unassigned = ~0u - 1;
-
-    // Out of line: use() is on every attribute of every token and should inline to a lookup.
-    [[gnu::noinline]] std::uint32_t first_use(StringId id) {
-        const std::string_view v = s_.view(id);
-        if (v.empty()) return index_of_[id] = 0;
-        const auto units = unicode::wtf8_utf16_length(v);
-        if (!units) return none;
-        const bool utf16 = unicode::wtf8_has_surrogate(v);
-        if (detail::written_string_bytes(v.size(), *units, utf16) > detail::max_string_bytes) return none;
-        if (2 * (entries_.size() + 1) > slots_.size()) grow();
-        const std::uint64_t h = hash_bytes(v);
-        const std::size_t mask = slots_.size() - 1;
-        for (std::size_t k = static_cast<std::size_t>(h) & mask;; k = (k + 1) & mask) {
-            const std::uint32_t s = slots_[k];
-            if (s == 0) {
-                entries_.push_back({v, *units, utf16});
-                hashes_.push_back(h);
-                slots_[k] = static_cast<std::uint32_t>(entries_.size());
-                return index_of_[id] = slots_[k];
-            }
-            if (hashes_[s - 1] == h && entries_[s - 1].value == v) return index_of_[id] = s;
-        }
+    Code assign(StringId id, std::uint32_t index) {
+        const Code c = make_code(r_, index);
+        length_[id] = static_cast<std::uint8_t>(code_length(c));
+        return code_[id] = c;
     }
     void grow() {
         std::vector<std::uint32_t> bigger(slots_.empty() ? 64 : 2 * slots_.size(), 0);
@@ -398,11 +445,49 @@ private:
     }
 
     const StringStore& s_;
-    std::vector<std::uint32_t> index_of_;  // by store id: table index, or unassigned
-    std::vector<Entry> entries_;           // table index i is entries_[i - 1]
-    std::vector<std::uint64_t> hashes_;    // of entries_
-    std::vector<std::uint32_t> slots_;     // entry index + 1, 0 when free; size a power of 2
+    const Rules& r_;
+    const bool distinct_;                // the store holds each value once (StringStore::distinct)
+    std::vector<Code> code_;             // by store id: the Code of its table index, or none
+    std::vector<std::uint8_t> length_;   // by store id: code_length(code_[id])
+    std::vector<Entry> entries_;         // table index i is entries_[i - 1]
+    std::vector<std::uint64_t> hashes_;  // of entries_
+    std::vector<std::uint32_t> slots_;   // entry index + 1, 0 when free; size a power of 2
 };
+
+Code Table::first_use(StringId id) {
+    if (id >= code_.size()) return none;
+    const std::string_view v = s_.view(id);
+    if (v.empty()) return assign(id, 0);
+    bool ascii = false;
+    // A store whose strings all came through intern() holds each value once: its ids need no
+    // lookup by value, only the ASCII test the hash would have made on the way.
+    const std::uint64_t h = distinct_ ? (ascii = is_ascii(v), 0) : hash_bytes(v, ascii);
+    std::uint64_t units = v.size();
+    bool utf16 = false;
+    if (!ascii) {
+        const auto u = unicode::wtf8_utf16_length(v);
+        if (!u) return none;
+        units = *u;
+        utf16 = unicode::wtf8_has_surrogate(v);
+    }
+    if (detail::written_string_bytes(v.size(), units, utf16) > detail::max_string_bytes) return none;
+    if (distinct_) {
+        entries_.push_back({v, units, utf16});
+        return assign(id, static_cast<std::uint32_t>(entries_.size()));
+    }
+    if (2 * (entries_.size() + 1) > slots_.size()) grow();
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t k = static_cast<std::size_t>(h) & mask;; k = (k + 1) & mask) {
+        const std::uint32_t s = slots_[k];
+        if (s == 0) {
+            entries_.push_back({v, units, utf16});
+            hashes_.push_back(h);
+            slots_[k] = static_cast<std::uint32_t>(entries_.size());
+            return assign(id, slots_[k]);
+        }
+        if (hashes_[s - 1] == h && entries_[s - 1].value == v) return assign(id, s);
+    }
+}
 
 // ---- the plan ---------------------------------------------------------------------------
 
@@ -460,17 +545,27 @@ std::uint64_t use_attrs(const Rules& r, Table& table, const TokenSlice& t) {
         for (std::size_t i = 0; i < n; ++i)
             for (const auto& col : t.attrs)
                 if (table.use(col[i]) == Table::none) return fault;
+    // The lengths never move (one per store id, sized once), so the loop keeps them in
+    // registers and calls out only on a string's first use.
+    const std::uint8_t* const lengths = table.lengths();
+    const std::size_t store = table.store_size();
     std::uint64_t bytes = 0;
     for (const auto& col : t.attrs) {
         const StringId* ids = col.data();
         for (std::size_t i = 0; i < n; ++i) {
-            const std::uint32_t x = table.use(ids[i]);
-            if (x == Table::none) [[unlikely]]
+            const StringId id = ids[i];
+            if (id >= store) [[unlikely]]
                 return fault;
-            bytes += varint_size(x);
+            std::uint32_t len = lengths[id];
+            if (len == 0) [[unlikely]] {
+                const Code c = table.first_use(id);
+                if (c == Table::none) return fault;
+                len = code_length(c);
+            }
+            bytes += len;
         }
     }
-    return r.varint5 ? 30 * std::uint64_t{n} : bytes;
+    return bytes;
 }
 
 void use_labels(Table& table, const DocSlice& d) {
@@ -483,11 +578,10 @@ void use_labels(Table& table, const DocSlice& d) {
 }
 
 // Checks document i and adds its strings to the table, in the Checker's order of checks.
-void plan_doc(const Rules& r, const Container& c, std::size_t i, Checker& check, Table& table, DocPlan& plan) {
-    const DocSlice d = c.docs[i];
-    plan.text = check.text(i);
+void plan_doc(const Rules& r, const DocSlice& d, std::size_t i, Checker& check, Table& table, DocPlan& plan) {
+    plan.text = check.text(i, d);
     OND_BAIL();
-    check.token_shape(i);
+    check.token_shape(i, d);
     OND_BAIL();
     const bool tokens_ok = scan_tokens(r, d.tokens, plan.text.units, plan);
     if (!tokens_ok) {
@@ -501,16 +595,15 @@ void plan_doc(const Rules& r, const Container& c, std::size_t i, Checker& check,
         detail::raise_logic<std::logic_error>("ond::encode: a string the table refused passed the checks");
     }
     plan.attr_bytes = attrs;
-    check.rest(i);
+    check.rest(i, d);
     OND_BAIL();
     use_labels(table, d);
 }
 
 // Section lengths (after every document is planned: they need the final table indexes), and
 // the format's limits on them, in the order the sections come in the bytes.
-void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& check, const Table& table,
-              DocPlan& plan) {
-    const DocSlice d = c.docs[i];
+void size_doc(const Rules& r, const Container& c, const DocSlice& d, std::size_t i, const Checker& check,
+              const Table& table, DocPlan& plan) {
     const bool ondc = c.format == Format::ondc;
     const std::uint64_t n = d.tokens.size();
     auto limit = [&](std::uint64_t len, const char* field, const char* what) {
@@ -532,7 +625,7 @@ void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& 
     if (r.reversed) {  // tests only: the indexes' sizes change with the numbering
         plan.attr_bytes = 0;
         for (const auto& col : d.tokens.attrs)
-            for (StringId id : col) plan.attr_bytes += vsize(r, table.index(r, id));
+            for (StringId id : col) plan.attr_bytes += code_length(table.code(id));
     }
     plan.tokens_len = vsize(r, n) + plan.span_bytes + plan.attr_bytes + plan.head_bytes + (n + 3) / 4 + 1 +
                       (plan.all_one ? 0 : 4 * n);
@@ -544,7 +637,7 @@ void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& 
         std::uint64_t len = vsize(r, d.ents.size());
         std::uint32_t prev_end = 0;
         for (const Entity& e : d.ents) {
-            len += vsize(r, e.start - prev_end) + vsize(r, e.length) + vsize(r, table.index(r, e.label)) + 4;
+            len += vsize(r, e.start - prev_end) + vsize(r, e.length) + vsize(r, table.index(e.label)) + 4;
             prev_end = e.start + e.length;
         }
         plan.ents_len = len;
@@ -554,7 +647,7 @@ void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& 
     }
     if (plan.cats) {
         std::uint64_t len = vsize(r, d.cats.size());
-        for (const Category& cat : d.cats) len += vsize(r, table.index(r, cat.label)) + 4;
+        for (const Category& cat : d.cats) len += vsize(r, table.index(cat.label)) + 4;
         plan.cats_len = len;
         limit(len, ".cats", "the categories section");
         OND_BAIL();
@@ -563,9 +656,9 @@ void size_doc(const Rules& r, const Container& c, std::size_t i, const Checker& 
     if (plan.groups) {
         std::uint64_t len = vsize(r, d.spans.size());
         for (const SpanGroupSlice g : d.spans) {
-            len += vsize(r, table.index(r, g.name)) + vsize(r, g.spans.size());
+            len += vsize(r, table.index(g.name)) + vsize(r, g.spans.size());
             for (const Span& s : g.spans)
-                len += vsize(r, s.start) + vsize(r, s.length) + vsize(r, table.index(r, s.label)) + 4;
+                len += vsize(r, s.start) + vsize(r, s.length) + vsize(r, table.index(s.label)) + 4;
         }
         plan.groups_len = len;
         limit(len, ".spans", "the span groups section");
@@ -646,6 +739,25 @@ public:
         }
         p_ = p;
     }
+    // n table indexes, the Codes of ids[0..n), each copied as 8 bytes of which the first
+    // code_length() are kept: a store that may run past the run's end is safe only while at
+    // least 7 bytes follow the value's first byte in the container, so the values that cannot
+    // promise it (`after`: bytes sure to follow the run) are copied byte by byte.
+    void code_run(const Code* codes, const StringId* ids, std::size_t n, std::size_t after) noexcept {
+        std::uint8_t* p = p_;
+        const std::size_t wide = n + after >= 7 ? n + after - 7 : 0;  // values i < wide have 7 bytes after them
+        std::size_t i = 0;
+        for (const std::size_t end = wide < n ? wide : n; i < end; ++i) {
+            const Code c = codes[ids[i]];
+            std::memcpy(p, &c, 8);
+            p += code_length(c);
+        }
+        for (; i < n; ++i) {
+            const Code c = codes[ids[i]];
+            for (unsigned k = 0; k < code_length(c); ++k) *p++ = static_cast<std::uint8_t>(c >> (8 * k));
+        }
+        p_ = p;
+    }
     void bytes(const void* src, std::size_t n) noexcept {
         if (n == 0) return;
         std::memcpy(p_, src, n);
@@ -700,7 +812,7 @@ void write_string_table(Out& o, const Rules& r, const Table& t, std::uint64_t le
     if (r.unused) put_string(o, r, Table::Entry{"unused", 6, false});  // tests only
 }
 
-void write_tokens(Out& o, const Rules& r, const DocSlice& d, const DocPlan& plan, const Table& t) {
+void write_tokens(Out& o, const DocSlice& d, const DocPlan& plan, const Table& t) {
     const TokenSlice& tk = d.tokens;
     const auto n = static_cast<std::uint32_t>(tk.size());
     o.frame(detail::sec_tokens, plan.tokens_len);
@@ -713,13 +825,9 @@ void write_tokens(Out& o, const Rules& r, const DocSlice& d, const DocPlan& plan
         if (k & 1) return length[i];
         return i == 0 ? start[0] : start[i] - (start[i - 1] + length[i - 1]);
     });
-    for (const auto& col : tk.attrs) {
-        const StringId* ids = col.data();
-        if (r.reversed)  // tests only
-            o.varint_run(n, [&](std::size_t i) { return t.index(r, ids[i]); });
-        else
-            o.varint_run(n, [&](std::size_t i) { return t.plain_index(ids[i]); });
-    }
+    // Each attribute run is followed by at least the heads (n bytes), the sentences and the mode.
+    const std::size_t after_attrs = std::size_t{n} + 2;
+    for (const auto& col : tk.attrs) o.code_run(t.codes(), col.data(), n, after_attrs);
     const std::int32_t* head = tk.head.data();
     o.varint_run(n, [&](std::size_t i) { return zigzag(static_cast<std::uint32_t>(head[i]), static_cast<std::uint32_t>(i)); });
     o.sentences(tk.sent.data(), n);
@@ -736,7 +844,7 @@ void write_doc(Out& o, const Rules& r, const DocSlice& d, const DocPlan& plan, c
         o.u8(1);
         o.utf16le(d.text);
     }
-    write_tokens(o, r, d, plan, t);
+    write_tokens(o, d, plan, t);
     if (plan.ents) {
         o.frame(detail::sec_entities, plan.ents_len);
         o.varint(static_cast<std::uint32_t>(d.ents.size()));
@@ -744,7 +852,7 @@ void write_doc(Out& o, const Rules& r, const DocSlice& d, const DocPlan& plan, c
         for (const Entity& e : d.ents) {
             o.varint(e.start - prev_end);
             o.varint(e.length);
-            o.varint(t.index(r, e.label));
+            o.varint(t.index(e.label));
             o.f32(e.conf);
             prev_end = e.start + e.length;
         }
@@ -753,7 +861,7 @@ void write_doc(Out& o, const Rules& r, const DocSlice& d, const DocPlan& plan, c
         o.frame(detail::sec_categories, plan.cats_len);
         o.varint(static_cast<std::uint32_t>(d.cats.size()));
         for (const Category& c : d.cats) {
-            o.varint(t.index(r, c.label));
+            o.varint(t.index(c.label));
             o.f32(c.score);
         }
     }
@@ -761,12 +869,12 @@ void write_doc(Out& o, const Rules& r, const DocSlice& d, const DocPlan& plan, c
         o.frame(detail::sec_span_groups, plan.groups_len);
         o.varint(static_cast<std::uint32_t>(d.spans.size()));
         for (const SpanGroupSlice g : d.spans) {
-            o.varint(t.index(r, g.name));
+            o.varint(t.index(g.name));
             o.varint(static_cast<std::uint32_t>(g.spans.size()));
             for (const Span& s : g.spans) {
                 o.varint(s.start);
                 o.varint(s.length);
-                o.varint(t.index(r, s.label));
+                o.varint(t.index(s.label));
                 o.f32(s.conf);
             }
         }
@@ -785,12 +893,13 @@ void encode_append(const Container& c, std::vector<std::byte>& out) {
     Checker check(c);
     check.container();
     OND_BAIL();
-    Table table(c.strings);
+    Table table(c.strings, r);
     std::vector<DocPlan> plans(c.docs.size());
     for (std::size_t i = 0; i < c.docs.size(); ++i) {
-        plan_doc(r, c, i, check, table, plans[i]);
+        plan_doc(r, c.docs[i], i, check, table, plans[i]);
         OND_BAIL();
     }
+    if (r.reversed) table.renumber_reversed();  // tests only
 
     // 2. Lengths and their limits, in the order of the bytes.
     const std::uint64_t strings_len = table.section_bytes(r);
@@ -800,7 +909,7 @@ void encode_append(const Container& c, std::vector<std::byte>& out) {
                                "; a section holds at most 2^32 - 1"));
     std::uint64_t docs_len = 0;  // ONDC: the document's sections; ONDB: the records section's content
     for (std::size_t i = 0; i < c.docs.size(); ++i) {
-        size_doc(r, c, i, check, table, plans[i]);
+        size_doc(r, c, c.docs[i], i, check, table, plans[i]);
         OND_BAIL();
         docs_len += plans[i].sections + (ondc ? 0 : 4);
     }

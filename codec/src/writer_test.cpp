@@ -151,6 +151,36 @@ TEST(Writer, W3_DuplicateStoreEntriesWrittenOnce) {
     EXPECT_TRUE(SameBytes(Encode(c), x.c.build()));
 }
 
+// The table is made two ways: a store whose strings all came through intern() holds each value
+// once and is numbered without comparing values; any other store is deduplicated by value.
+// Both give the same bytes: ASCII, other UTF-8 and a lone surrogate (written as UTF-16).
+TEST(Writer, W3_InternedStoreAndStoreWithDuplicatesWriteTheSameBytes) {
+    const char* values[] = {"caf\xC3\xA9", "NOUN", "\xED\xA0\x80", "x"};
+    Container a = hello();
+    Container b = hello();
+    b.strings.append("NOUN");  // a duplicate before the one the tokens use
+    a.docs.edit(0, [&](Doc& d) {
+        for (std::size_t k = 0; k < 4; ++k) d.tokens.column(TokenColumn::lemma)[k % 2] = a.strings.intern(values[k]);
+        d.tokens.column(TokenColumn::norm)[0] = a.strings.intern(values[1]);
+        d.tokens.column(TokenColumn::tag)[1] = a.strings.intern(values[2]);
+    });
+    b.docs.edit(0, [&](Doc& d) {
+        for (std::size_t k = 0; k < 4; ++k) d.tokens.column(TokenColumn::lemma)[k % 2] = b.strings.append(values[k]);
+        d.tokens.column(TokenColumn::norm)[0] = b.strings.append(values[1]);
+        d.tokens.column(TokenColumn::tag)[1] = b.strings.append(values[2]);
+    });
+    ASSERT_TRUE(a.strings.distinct());
+    ASSERT_FALSE(b.strings.distinct());
+    const auto bytes = Encode(a);
+    EXPECT_TRUE(SameBytes(bytes, Encode(b)));
+    const Container back = decode(view(bytes));
+    EXPECT_EQ(back.doc(0).token(0).lemma(), "\xED\xA0\x80");  // values[2] replaced values[0]
+    EXPECT_EQ(back.doc(0).token(0).norm(), "NOUN");
+    EXPECT_EQ(back.doc(0).token(1).lemma(), "x");
+    EXPECT_EQ(back.doc(0).token(1).tag(), "\xED\xA0\x80");
+    EXPECT_EQ(back.strings.size(), 4u);  // "", the surrogate, NOUN, x: "café" is no longer used
+}
+
 TEST(Writer, W3_BinTableAcrossRecordsInOrder) {
     Container c;
     c.format = Format::ondb;
@@ -451,6 +481,18 @@ TEST(WriterRefuses, R5_InvalidStrings) {
     p.docs.edit(0, [&](Doc& d) {
         d.tokens.column(TokenColumn::norm)[1] = p.strings.append("\xED\xA0\xBD\xED\xB8\x80");
     });
+    EXPECT_TRUE(Refuses(p, "content.invalid-string", "doc.tokens[1].norm"));
+}
+
+// The same refusals from a store made only by intern() (numbered without a lookup by value).
+TEST(WriterRefuses, R5_InvalidStringsInAnInternedStore) {
+    Container c = hello();
+    c.docs.edit(0, [&](Doc& d) { d.tokens.column(TokenColumn::lemma)[0] = c.strings.intern("\xC0\x80"); });
+    ASSERT_TRUE(c.strings.distinct());
+    EXPECT_TRUE(Refuses(c, "content.invalid-string", "doc.tokens[0].lemma"));
+    Container p = hello();
+    p.docs.edit(0, [&](Doc& d) { d.tokens.column(TokenColumn::norm)[1] = p.strings.intern("ok\xED\xA0\xBD\xED\xB8\x80"); });
+    ASSERT_TRUE(p.strings.distinct());
     EXPECT_TRUE(Refuses(p, "content.invalid-string", "doc.tokens[1].norm"));
 }
 

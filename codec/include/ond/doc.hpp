@@ -44,9 +44,12 @@ public:
     StringStore();
     // Copies and moves rebuild the lookup index lazily: its views point into the source's buffer
     // (and a moved short string does not keep its address), so they are never carried over.
-    StringStore(const StringStore& o) : bytes_(o.bytes_), offsets_(o.offsets_), id_(fresh_id()) { inherit(o); }
+    StringStore(const StringStore& o) : bytes_(o.bytes_), offsets_(o.offsets_), id_(fresh_id()), distinct_(o.distinct_) {
+        inherit(o);
+    }
     StringStore(StringStore&& o) noexcept
-        : bytes_(std::move(o.bytes_)), offsets_(std::move(o.offsets_)), id_(o.id_), sources_(o.sources_) {
+        : bytes_(std::move(o.bytes_)), offsets_(std::move(o.offsets_)), id_(o.id_), sources_(o.sources_),
+          distinct_(o.distinct_) {
         o.clear();
     }
     StringStore& operator=(const StringStore& o) {
@@ -56,6 +59,7 @@ public:
             index_.clear();
             indexed_ = 0;
             id_ = fresh_id();
+            distinct_ = o.distinct_;
             inherit(o);
         }
         return *this;
@@ -68,6 +72,7 @@ public:
             indexed_ = 0;
             id_ = o.id_;
             sources_ = o.sources_;
+            distinct_ = o.distinct_;
             o.clear();
         }
         return *this;
@@ -88,6 +93,10 @@ public:
     StringId append(std::string_view wtf8);
     void clear();
 
+    // True when every string came through intern(), so no two ids hold the same value. False
+    // after an append(), which may have added a duplicate (the writer then compares values).
+    bool distinct() const noexcept { return distinct_; }
+
     // This store's identity (never 0, never reused); a Doc's origin names it.
     std::uint64_t id() const noexcept { return id_; }
     // How many of a Doc's ids from store `origin` mean the same here: size() for this store,
@@ -102,6 +111,7 @@ public:
 private:
     static std::uint64_t fresh_id() noexcept;
     void inherit(const StringStore& source) noexcept;  // records source's ids as shared
+    StringId push(std::string_view wtf8);                // append() without clearing distinct_
 
     struct Source {
         std::uint64_t id = 0;
@@ -113,6 +123,7 @@ private:
     std::size_t indexed_ = 0;                               // ids [0, indexed_) are in index_
     std::uint64_t id_;
     std::array<Source, 4> sources_{};  // the stores this one is a copy of, nearest first
+    bool distinct_ = true;             // see distinct()
 };
 
 enum class Format : std::uint8_t { ondc, ondb };
