@@ -6,7 +6,7 @@
 //   2. the length limits, in the order the sections come in the bytes;
 //   3. write: the output grows once, by the exact size, and every field goes straight into it
 //      (no capacity check per field, no temporary string, no patched length).
-#include <bit>
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -57,437 +57,11 @@ struct Rules {
 
 // ---- checks -----------------------------------------------------------------------------
 
-// Paths and messages are built only on refusal.
-class Checker {
-public:
-    explicit Checker(const Container& c) : c_(c), valid_(c.strings.size(), 0) {}
+#include "write_checks.inc"
 
-    void run() {
-        container();
-        OND_BAIL();
-        for (std::size_t i = 0; i < c_.docs.size(); ++i) {
-            doc(i);
-            OND_BAIL();
-        }
-    }
+// ---- sizes and the string table (W1, W3) ------------------------------------------------
 
-    void container() const {
-        if (c_.format == Format::ondc && c_.docs.size() != 1)
-            return void(refuse(Errc::content_inconsistent, "docs",
-                   "an ONDC container holds exactly one document, not " + std::to_string(c_.docs.size())));
-        if (c_.docs.size() > 0xFFFFFFFFull) return void(refuse(Errc::content_too_large, "docs", "more than 2^32 - 1 documents"));
-    }
-
-    // "doc" in an ONDC container, "docs[i]" in a bin.
-    std::string path(std::size_t i) const {
-        return c_.format == Format::ondc ? std::string("doc") : "docs[" + std::to_string(i) + "]";
-    }
-
-    // All of one document's checks, in the order below; the first fault is refused.
-    void doc(std::size_t i) {
-        const DocSlice d = c_.docs[i];
-        text(i, d);
-        OND_BAIL();
-        token_shape(i, d);
-        OND_BAIL();
-        tokens(i);
-        OND_BAIL();
-        rest(i, d);
-    }
-
-    // The text: valid WTF-8 whose section fits. Returns what the writer needs of it.
-    struct Text {
-        std::uint64_t units = 0;    // UTF-16 code units
-        std::uint64_t written = 0;  // bytes as W1 writes them
-        bool utf16 = false;         // holds a lone surrogate (W1: written as UTF-16)
-    };
-    // (Each check takes document i's slice `d` too: building it is not free, and plan_doc has it.)
-    Text text(std::size_t i, const DocSlice& d) const {
-        auto text_len = unicode::wtf8_utf16_length(d.text);
-        if (!text_len) return refuse(Errc::content_invalid_string, path(i) + ".text", "the text is not valid WTF-8");
-        const bool utf16 = unicode::wtf8_has_surrogate(d.text);
-        const std::uint64_t written = detail::written_string_bytes(d.text.size(), *text_len, utf16);
-        const std::uint64_t text_bytes = detail::text_section_bytes(written);
-        if (*text_len > 0xFFFFFFFFull || text_bytes > detail::max_section_bytes)
-            return refuse(Errc::content_too_large, path(i) + ".text",
-                          std::string("the text section would be ") + detail::count_of(text_bytes, "byte", "bytes") +
-                              " (text written as " + (utf16 ? "UTF-16" : "UTF-8") + "); a section holds at most 2^32 - 1");
-        return {*text_len, written, utf16};
-    }
-
-    // The token count (a container's columns always agree in size).
-    void token_shape(std::size_t i, const DocSlice& d) const {
-        const TokenSlice& t = d.tokens;
-        const std::size_t n = t.size();
-        if (n > detail::max_tokens)
-            return void(refuse(Errc::content_too_large, path(i) + ".tokens",
-                               detail::count_of(n, "token", "tokens") + "; at most " + detail::grouped(detail::max_tokens)));
-    }
-
-    // Token by token, each token's fields in order (after text() and token_shape()).
-    void tokens(std::size_t di) {
-        const DocSlice d = c_.docs[di];
-        const TokenSlice& t = d.tokens;
-        const std::size_t n = t.size();
-        const std::uint64_t text_len = unicode::wtf8_utf16_length(d.text).value_or(0);
-        std::uint64_t prev_end = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            auto tp = [&](const char* field) {
-                return path(di) + ".tokens[" + std::to_string(i) + "]" + (*field ? "." : "") + field;
-            };
-            if (t.start[i] < prev_end)
-                return void(refuse(Errc::content_token_order, tp("start"),
-                                   "starts at " + std::to_string(t.start[i]) + ", before the previous token's end " +
-                                       std::to_string(prev_end)));
-            if (t.length[i] == 0) return void(refuse(Errc::content_token_empty, tp("length"), "a token has length 0"));
-            const std::uint64_t end = std::uint64_t{t.start[i]} + t.length[i];
-            if (end > text_len)
-                return void(refuse(Errc::content_token_out_of_text, tp(""),
-                                   "ends at " + std::to_string(end) + ", past the text's " +
-                                       detail::count_of(text_len, "UTF-16 unit", "UTF-16 units")));
-            prev_end = end;
-            for (std::size_t c = 0; c < token_column_count; ++c) {
-                str(t.attrs[c][i], [&] { return tp(token_column_names[c]); });
-                OND_BAIL();
-            }
-            if (t.head[i] < 0 || static_cast<std::uint64_t>(t.head[i]) >= n)
-                return void(refuse(Errc::content_head_out_of_range, tp("head"),
-                                   "head " + std::to_string(t.head[i]) + " outside the document's " +
-                                       detail::count_of(n, "token", "tokens")));
-            if (static_cast<unsigned>(t.sent[i]) > 2)
-                return void(refuse(Errc::content_bad_sentence_value, tp("sent"), "a sentence value must be 0, 1 or 2"));
-            conf(t.conf[i], [&] { return tp("conf"); });
-            OND_BAIL();
-        }
-    }
-
-    // Entities, categories and span groups (after tokens()).
-    void rest(std::size_t di, const DocSlice& d) {
-        const std::size_t n = d.tokens.size();
-        if (!d.has_ents && !d.ents.empty())
-            return void(refuse(Errc::content_inconsistent, path(di) + ".ents", "entities are present but has_ents is false"));
-        std::uint64_t prev_end = 0;
-        for (std::size_t i = 0; i < d.ents.size(); ++i) {
-            const Entity& e = d.ents[i];
-            auto ep = [&](const char* field) { return path(di) + ".ents[" + std::to_string(i) + "]" + field; };
-            if (e.start < prev_end)
-                return void(refuse(Errc::content_entity_order, ep(""),
-                                   "overlaps or precedes the previous entity (which ends at token " + std::to_string(prev_end) +
-                                       ")"));
-            if (e.length == 0) return void(refuse(Errc::content_entity_empty, ep(".length"), "an entity has length 0"));
-            const std::uint64_t end = std::uint64_t{e.start} + e.length;
-            if (end > n)
-                return void(refuse(Errc::content_entity_out_of_range, ep(""),
-                                   "ends at token " + std::to_string(end) + "; the document has " + std::to_string(n)));
-            label(e.label, [&] { return ep(".label"); });
-            OND_BAIL();
-            conf(e.conf, [&] { return ep(".conf"); });
-            OND_BAIL();
-            prev_end = end;
-        }
-        const bool bin = c_.format == Format::ondb;
-        if (bin && (d.has_cats || !d.cats.empty() || !d.spans.empty()))
-            return void(refuse(Errc::content_bin_extras, path(di), "a bin's records cannot carry categories or span groups"));
-        if (!d.has_cats && !d.cats.empty())
-            return void(refuse(Errc::content_inconsistent, path(di) + ".cats", "categories are present but has_cats is false"));
-        std::unordered_set<std::string_view> seen;
-        for (std::size_t i = 0; i < d.cats.size(); ++i) {
-            auto cp = [&](const char* field) { return path(di) + ".cats[" + std::to_string(i) + "]" + field; };
-            std::string_view v = label(d.cats[i].label, [&] { return cp(".label"); });
-            OND_BAIL();
-            if (!seen.insert(v).second)
-                return void(refuse(Errc::content_duplicate_category, cp(".label"), "a category label is repeated"));
-            if (OND_CHECK(Errc::content_score_out_of_range, !detail::confidence_ok(d.cats[i].score)))  // relaxable: R4
-                return void(refuse(Errc::content_score_out_of_range, cp(".score"), "a category score must be in [0, 1]"));
-        }
-        seen.clear();
-        for (std::size_t g = 0; g < d.spans.size(); ++g) {
-            const SpanGroupSlice sg = d.spans[g];
-            auto gp = [&] { return path(di) + ".spans[" + std::to_string(g) + "]"; };
-            std::string_view v = label(sg.name, [&] { return gp() + ".name"; });
-            OND_BAIL();
-            if (OND_CHECK(Errc::content_duplicate_group, !seen.insert(v).second))  // relaxable: R24
-                return void(refuse(Errc::content_duplicate_group, gp() + ".name", "a span group name is repeated"));
-            for (std::size_t i = 0; i < sg.spans.size(); ++i) {
-                const Span& s = sg.spans[i];
-                auto sp = [&](const char* field) { return gp() + ".spans[" + std::to_string(i) + "]" + field; };
-                if (s.length == 0) return void(refuse(Errc::content_span_empty, sp(".length"), "a span has length 0"));
-                const std::uint64_t end = std::uint64_t{s.start} + s.length;
-                if (end > n)
-                    return void(refuse(Errc::content_span_out_of_range, sp(""),
-                                       "ends at token " + std::to_string(end) + "; the document has " + std::to_string(n)));
-                label(s.label, [&] { return sp(".label"); });
-                OND_BAIL();
-                conf(s.conf, [&] { return sp(".conf"); });
-                OND_BAIL();
-            }
-        }
-    }
-
-private:
-    // A string id must be in the store and its value valid WTF-8; returns the value.
-    // `path` is a callable returning the field's path.
-    template <class P>
-    std::string_view str(StringId id, const P& path) {
-        if (!c_.strings.contains(id))
-            return refuse(Errc::content_bad_string_id, path(),
-                   "string id " + std::to_string(id) + " is not in the store (" + detail::count_of(c_.strings.size(), "string", "strings") +
-                       ")");
-        std::string_view v = c_.strings.view(id);
-        if (!valid_[id]) {
-            const auto units = unicode::wtf8_utf16_length(v);
-            if (!units) return refuse(Errc::content_invalid_string, path(), "the string is not valid WTF-8");
-            const bool utf16 = unicode::wtf8_has_surrogate(v);
-            const std::uint64_t written = detail::written_string_bytes(v.size(), *units, utf16);
-            if (written > detail::max_string_bytes)
-                return refuse(Errc::content_too_large, path(),
-                              std::string("the string is ") + detail::count_of(written, "byte", "bytes") + " written as " +
-                                  (utf16 ? "UTF-16" : "UTF-8") + "; a stored string holds at most 2^31 - 1");
-            valid_[id] = 1;
-        }
-        return v;
-    }
-    template <class P>
-    std::string_view label(StringId id, const P& path) {
-        std::string_view v = str(id, path);
-        OND_BAIL({});
-        if (v.empty()) return refuse(Errc::content_label_empty, path(), "a label or name must not be empty");
-        return v;
-    }
-    template <class P>
-    static void conf(float f, const P& path) {
-        if (!detail::confidence_ok(f))
-            return void(refuse(Errc::content_confidence_out_of_range, path(), "a confidence must be in [0, 1]"));
-    }
-
-    const Container& c_;
-    std::vector<std::uint8_t> valid_;
-};
-
-// ---- sizes ------------------------------------------------------------------------------
-
-inline std::uint32_t varint_size(std::uint32_t x) noexcept {
-    // 1 + one per 7 bits past the first 7: (bit width + 6) / 7, branch-free.
-    const auto bits = static_cast<std::uint32_t>(std::bit_width(x | 1u));
-    return (bits * 37u + 6u * 37u) >> 8;  // == (bits + 6) / 7 for bits in 1..32
-}
-static_assert(((1u * 37u + 6u * 37u) >> 8) == 1u && ((7u * 37u + 6u * 37u) >> 8) == 1u &&
-              ((8u * 37u + 6u * 37u) >> 8) == 2u && ((14u * 37u + 6u * 37u) >> 8) == 2u &&
-              ((15u * 37u + 6u * 37u) >> 8) == 3u && ((28u * 37u + 6u * 37u) >> 8) == 4u &&
-              ((29u * 37u + 6u * 37u) >> 8) == 5u && ((32u * 37u + 6u * 37u) >> 8) == 5u);
-
-std::uint64_t vsize(const Rules& r, std::uint64_t x) noexcept {
-    return r.varint5 ? 5 : varint_size(static_cast<std::uint32_t>(x));
-}
-
-std::uint32_t zigzag(std::uint32_t head, std::uint32_t i) noexcept {
-    const std::uint32_t delta = head - i;
-    return (delta << 1) ^ (0u - (delta >> 31));
-}
-
-// ---- the string table (W3) --------------------------------------------------------------
-
-// A string's last n < 8 bytes as one word: two overlapping loads where there are 4 or more,
-// else the first, middle and last byte (which, with the length, tell every such string apart).
-std::uint64_t tail_word(const char* p, std::size_t n) noexcept {
-    if (n >= 4) {
-        std::uint32_t a, b;
-        std::memcpy(&a, p, 4);
-        std::memcpy(&b, p + n - 4, 4);
-        return a | (std::uint64_t{b} << 32);
-    }
-    if (n == 0) return 0;
-    const auto byte = [&](std::size_t k) { return std::uint64_t{static_cast<unsigned char>(p[k])}; };
-    return byte(0) | (byte(n / 2) << 8) | (byte(n - 1) << 16);
-}
-
-// 64-bit hash of a string's bytes, 8 at a time (the table's key; any good mix would do). `ascii`
-// says whether every byte is below 0x80: the loop reads each byte anyway, and an ASCII string
-// needs no further validation.
-std::uint64_t hash_bytes(std::string_view s, bool& ascii) noexcept {
-    constexpr std::uint64_t k1 = 0x9E3779B97F4A7C15ull, k2 = 0xBF58476D1CE4E5B9ull, k3 = 0x94D049BB133111EBull;
-    const char* p = s.data();
-    std::size_t n = s.size();
-    std::uint64_t h = k1 ^ (n * k3), high = 0;
-    for (; n >= 8; p += 8, n -= 8) {
-        std::uint64_t w;
-        std::memcpy(&w, p, 8);
-        high |= w;
-        h = (h ^ w) * k2;
-        h ^= h >> 31;
-    }
-    if (n) {
-        const std::uint64_t w = tail_word(p, n);
-        high |= w;
-        h = (h ^ w ^ (std::uint64_t{n} << 59)) * k3;
-    }
-    ascii = (high & 0x8080808080808080ull) == 0;
-    h ^= h >> 32;
-    h *= k2;
-    return h ^ (h >> 29);
-}
-
-bool is_ascii(std::string_view s) noexcept {
-    const char* p = s.data();
-    std::size_t n = s.size();
-    std::uint64_t high = 0;
-    for (; n >= 8; p += 8, n -= 8) {
-        std::uint64_t w;
-        std::memcpy(&w, p, 8);
-        high |= w;
-    }
-    return ((high | tail_word(p, n)) & 0x8080808080808080ull) == 0;
-}
-
-// A table index as the tokens section stores it, ready to be copied: the varint's bytes from
-// the low end, its length in the top byte. Never 0 (a varint has at least one byte), so 0 can
-// mean "not used yet".
-using Code = std::uint64_t;
-Code make_code(const Rules& r, std::uint32_t m) noexcept {
-    Code c = 0;
-    unsigned len = 0;
-    for (;;) {
-        const bool more = r.varint5 ? len < 4 : m >= 0x80;  // tests only: every varint in 5 bytes
-        c |= Code{(m & 0x7Fu) | (more ? 0x80u : 0u)} << (8 * len);
-        m >>= 7;
-        ++len;
-        if (!more) break;
-    }
-    return c | (Code{len} << 56);
-}
-std::uint32_t code_length(Code c) noexcept { return static_cast<std::uint32_t>(c >> 56); }
-std::uint32_t code_value(Code c) noexcept {
-    std::uint32_t m = 0;
-    for (unsigned k = 0; k < code_length(c); ++k) m |= static_cast<std::uint32_t>((c >> (8 * k)) & 0x7F) << (7 * k);
-    return m;
-}
-
-// The table in order of first use in the body's bytes. A store id maps to its table index
-// (as a Code) through one array lookup; an id met for the first time is validated and its
-// value looked up by bytes in an open-addressing table (linear probing, at most half full), so
-// duplicates in the store (a reader's store keeps them) get one entry.
-class Table {
-public:
-    static constexpr Code none = 0;  // not in the store or not writable
-
-    struct Entry {
-        std::string_view value;
-        std::uint64_t units;  // UTF-16 code units
-        bool utf16;           // holds a lone surrogate
-    };
-
-    Table(const StringStore& s, const Rules& r)
-        : s_(s), r_(r), distinct_(s.distinct()), code_(s.size(), none), length_(s.size(), 0) {}
-
-    // The Code of a store id's table index (0 for ""), added on first use; `none` when the
-    // checker refuses the id (not in the store, not valid WTF-8, too long).
-    Code use(StringId id) {
-        if (id >= code_.size()) [[unlikely]]
-            return none;
-        const Code c = code_[id];
-        if (c != none) [[likely]]
-            return c;
-        return first_use(id);
-    }
-    // The same, for loops that keep codes() and store_size() in registers. Out of line: use()
-    // is on every attribute of every token and should inline to a lookup.
-    [[gnu::noinline]] Code first_use(StringId id);
-    const Code* codes() const noexcept { return code_.data(); }
-    // code_length() of each store id's Code, 0 until its first use: the planning pass reads
-    // only this, a byte per string, which stays in the nearest cache for most stores.
-    const std::uint8_t* lengths() const noexcept { return length_.data(); }
-    std::size_t store_size() const noexcept { return code_.size(); }
-
-    const std::vector<Entry>& entries() const noexcept { return entries_; }
-
-    // The index written for a store id already used.
-    std::uint32_t index(StringId id) const noexcept { return code_value(code_[id]); }
-    Code code(StringId id) const noexcept { return code_[id]; }
-
-    // Tests only (W3-order switched off): number the table in reverse, once every string is in.
-    void renumber_reversed() {
-        const auto total = static_cast<std::uint32_t>(entries_.size());
-        for (Code& c : code_)
-            if (c != none && code_value(c) != 0) c = make_code(r_, total + 1 - code_value(c));
-        for (std::size_t id = 0; id < code_.size(); ++id) length_[id] = static_cast<std::uint8_t>(code_length(code_[id]));
-    }
-
-    // Bytes of a string as W1 writes it: UTF-8 when it has no lone surrogate, else UTF-16LE.
-    static bool as_utf16(const Rules& r, const Entry& e) noexcept { return e.utf16 || r.utf16_always; }
-    static std::uint64_t written(const Rules& r, const Entry& e) noexcept {
-        return as_utf16(r, e) ? 2 * e.units : e.value.size();
-    }
-
-    // The string table section's length.
-    std::uint64_t section_bytes(const Rules& r) const noexcept {
-        std::uint64_t n = vsize(r, entries_.size() + (r.unused ? 1 : 0));
-        for (const Entry& e : entries_) n += vsize(r, written(r, e) << 1) + written(r, e);
-        if (r.unused) n += vsize(r, unused_bytes(r) << 1) + unused_bytes(r);
-        return n;
-    }
-    static std::uint64_t unused_bytes(const Rules& r) noexcept { return r.utf16_always ? 12 : 6; }  // "unused"
-
-private:
-    Code assign(StringId id, std::uint32_t index) {
-        const Code c = make_code(r_, index);
-        length_[id] = static_cast<std::uint8_t>(code_length(c));
-        return code_[id] = c;
-    }
-    void grow() {
-        std::vector<std::uint32_t> bigger(slots_.empty() ? 64 : 2 * slots_.size(), 0);
-        const std::size_t mask = bigger.size() - 1;
-        for (std::uint32_t e = 0; e < entries_.size(); ++e) {
-            std::size_t k = static_cast<std::size_t>(hashes_[e]) & mask;
-            while (bigger[k] != 0) k = (k + 1) & mask;
-            bigger[k] = e + 1;
-        }
-        slots_.swap(bigger);
-    }
-
-    const StringStore& s_;
-    const Rules& r_;
-    const bool distinct_;                // the store holds each value once (StringStore::distinct)
-    std::vector<Code> code_;             // by store id: the Code of its table index, or none
-    std::vector<std::uint8_t> length_;   // by store id: code_length(code_[id])
-    std::vector<Entry> entries_;         // table index i is entries_[i - 1]
-    std::vector<std::uint64_t> hashes_;  // of entries_
-    std::vector<std::uint32_t> slots_;   // entry index + 1, 0 when free; size a power of 2
-};
-
-Code Table::first_use(StringId id) {
-    if (id >= code_.size()) return none;
-    const std::string_view v = s_.view(id);
-    if (v.empty()) return assign(id, 0);
-    bool ascii = false;
-    // A store whose strings all came through intern() holds each value once: its ids need no
-    // lookup by value, only the ASCII test the hash would have made on the way.
-    const std::uint64_t h = distinct_ ? (ascii = is_ascii(v), 0) : hash_bytes(v, ascii);
-    std::uint64_t units = v.size();
-    bool utf16 = false;
-    if (!ascii) {
-        const auto u = unicode::wtf8_utf16_length(v);
-        if (!u) return none;
-        units = *u;
-        utf16 = unicode::wtf8_has_surrogate(v);
-    }
-    if (detail::written_string_bytes(v.size(), units, utf16) > detail::max_string_bytes) return none;
-    if (distinct_) {
-        entries_.push_back({v, units, utf16});
-        return assign(id, static_cast<std::uint32_t>(entries_.size()));
-    }
-    if (2 * (entries_.size() + 1) > slots_.size()) grow();
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t k = static_cast<std::size_t>(h) & mask;; k = (k + 1) & mask) {
-        const std::uint32_t s = slots_[k];
-        if (s == 0) {
-            entries_.push_back({v, units, utf16});
-            hashes_.push_back(h);
-            slots_[k] = static_cast<std::uint32_t>(entries_.size());
-            return assign(id, slots_[k]);
-        }
-        if (hashes_[s - 1] == h && entries_[s - 1].value == v) return assign(id, s);
-    }
-}
+#include "write_table.inc"
 
 // ---- the plan ---------------------------------------------------------------------------
 
@@ -502,9 +76,10 @@ struct DocPlan {
     std::uint64_t sections = 0;  // all of the document's sections, frames included
 };
 
-// One pass over the token columns: the bytes of the span and head varints, W4's mode, and
-// whether every token passes the checks that do not involve strings (R17-R21, R3). A fault only
-// sends the document to the checker, which finds the first one in its own order.
+// The token columns, each in a loop of its own with nothing carried from one token to the next
+// but sums (so the compiler can vectorise them): the bytes of the span and head varints, W4's
+// mode, and whether every token passes the checks that do not involve strings (R17-R21, R3). A
+// fault only sends the document to the checker, which finds the first one in its own order.
 bool scan_tokens(const Rules& r, const TokenSlice& t, std::uint64_t text_units, DocPlan& plan) noexcept {
     const std::size_t n = t.size();
     const std::uint32_t* start = t.start.data();
@@ -512,20 +87,34 @@ bool scan_tokens(const Rules& r, const TokenSlice& t, std::uint64_t text_units, 
     const std::int32_t* head = t.head.data();
     const Sentence* sent = t.sent.data();
     const float* conf = t.conf.data();
-    std::uint64_t prev_end = 0, spans = 0, heads = 0;
-    unsigned bad = 0, not_one = 0;
+    // The text's length fits 32 bits (Checker::text refused it otherwise). An end past 2^32
+    // wraps, and is caught by its wrapping; a gap after it is then never used.
+    const auto text_len = static_cast<std::uint32_t>(text_units);
+    std::uint32_t bad = 0;
+    std::uint64_t spans = 0, heads = 0;
+    if (n > 0) {
+        const std::uint32_t end0 = start[0] + length[0];
+        bad |= std::uint32_t{length[0] == 0} | std::uint32_t{end0 < start[0]} | std::uint32_t{end0 > text_len};
+        spans += varint_size(start[0]) + varint_size(length[0]);
+    }
+    for (std::size_t i = 1; i < n; ++i) {
+        const std::uint32_t s = start[i], len = length[i], prev_end = start[i - 1] + length[i - 1];
+        const std::uint32_t end = s + len;
+        bad |= std::uint32_t{s < prev_end} | std::uint32_t{len == 0} | std::uint32_t{end < s} | std::uint32_t{end > text_len};
+        spans += varint_size(s - prev_end) + varint_size(len);
+    }
+    const auto count = static_cast<std::uint32_t>(n);
     for (std::size_t i = 0; i < n; ++i) {
-        const std::uint32_t s = start[i], len = length[i];
-        const std::uint64_t end = std::uint64_t{s} + len;
-        bad |= unsigned{s < prev_end} | unsigned{len == 0} | unsigned{end > text_units};
-        spans += varint_size(s - static_cast<std::uint32_t>(prev_end)) + varint_size(len);
-        prev_end = end;
         const auto h = static_cast<std::uint32_t>(head[i]);
-        bad |= unsigned{h >= n};  // a negative head is >= 2^31
+        bad |= std::uint32_t{h >= count};  // a negative head is >= 2^31
         heads += varint_size(zigzag(h, static_cast<std::uint32_t>(i)));
-        bad |= unsigned{static_cast<std::uint8_t>(sent[i]) > 2};
+    }
+    std::uint8_t bad_sent = 0;
+    for (std::size_t i = 0; i < n; ++i) bad_sent |= static_cast<std::uint8_t>(static_cast<std::uint8_t>(sent[i]) > 2);
+    std::uint32_t not_one = 0;
+    for (std::size_t i = 0; i < n; ++i) {
         const float f = conf[i];
-        bad |= unsigned{!(f >= 0.0f)} | unsigned{!(f <= 1.0f)};
+        bad |= std::uint32_t{!(f >= 0.0f)} | std::uint32_t{!(f <= 1.0f)};
         std::uint32_t bits;
         std::memcpy(&bits, &f, 4);
         not_one |= bits ^ 0x3F800000u;
@@ -533,7 +122,25 @@ bool scan_tokens(const Rules& r, const TokenSlice& t, std::uint64_t text_units, 
     plan.span_bytes = r.varint5 ? 10 * std::uint64_t{n} : spans;
     plan.head_bytes = r.varint5 ? 5 * std::uint64_t{n} : heads;
     plan.all_one = not_one == 0 && !r.conf_always;
-    return bad == 0;
+    return bad == 0 && bad_sent == 0;
+}
+
+// Adds the lengths of ids[0..n) to `bytes`, one at a time and in order, numbering each first
+// use; false when a string is refused (or an id is outside the store).
+bool first_uses(Table& table, const StringId* ids, std::size_t n, std::uint64_t& bytes) {
+    const std::uint8_t* const lengths = table.lengths();
+    for (std::size_t i = 0; i < n; ++i) {
+        const StringId id = ids[i];
+        if (id >= table.store_size()) return false;
+        std::uint32_t len = lengths[id];
+        if (len == Table::unused) {
+            const Code c = table.first_use(id);
+            if (c == Table::none) return false;
+            len = code_length(c);
+        }
+        bytes += len;
+    }
+    return true;
 }
 
 // The attribute columns' strings, column after column (the order of the body's bytes); returns
@@ -546,23 +153,24 @@ std::uint64_t use_attrs(const Rules& r, Table& table, const TokenSlice& t) {
             for (const auto& col : t.attrs)
                 if (table.use(col[i]) == Table::none) return fault;
     // The lengths never move (one per store id, sized once), so the loop keeps them in
-    // registers and calls out only on a string's first use.
+    // registers. Blocks of 8 ids are summed without a branch per id (an id outside the store is
+    // clamped to the entry past the last, which is `unused`); a block whose sum shows an
+    // `unused` is taken again one id at a time, in order, calling out on each first use.
     const std::uint8_t* const lengths = table.lengths();
     const std::size_t store = table.store_size();
+    static_assert(8 * 5 < Table::unused);
     std::uint64_t bytes = 0;
     for (const auto& col : t.attrs) {
         const StringId* ids = col.data();
-        for (std::size_t i = 0; i < n; ++i) {
-            const StringId id = ids[i];
-            if (id >= store) [[unlikely]]
-                return fault;
-            std::uint32_t len = lengths[id];
-            if (len == 0) [[unlikely]] {
-                const Code c = table.first_use(id);
-                if (c == Table::none) return fault;
-                len = code_length(c);
+        for (std::size_t i = 0; i < n; i += 8) {
+            const std::size_t m = n - i < 8 ? n - i : 8;  // the last block may be short
+            std::uint32_t block = 0;
+            for (std::size_t k = 0; k < m; ++k) block += lengths[std::min<std::size_t>(ids[i + k], store)];
+            if (block < Table::unused) [[likely]] {
+                bytes += block;
+                continue;
             }
-            bytes += len;
+            if (!first_uses(table, ids + i, m, bytes)) return fault;
         }
     }
     return bytes;
@@ -722,20 +330,25 @@ public:
             return;
         }
         std::uint8_t* p = p_;
+        for (std::size_t i = 0; i < n; ++i) p = put_varint(p, get(i));
+        p_ = p;
+    }
+    // The tokens section's spans: token i's gap from the previous token's end, then its length
+    // (a run as above, two varints a token).
+    void span_run(const std::uint32_t* start, const std::uint32_t* length, std::size_t n) noexcept {
+        if (r_.varint5) {  // tests only
+            varint_run(2 * n, [&](std::size_t k) {
+                const std::size_t i = k >> 1;
+                return k & 1 ? length[i] : i == 0 ? start[0] : start[i] - (start[i - 1] + length[i - 1]);
+            });
+            return;
+        }
+        std::uint8_t* p = p_;
+        std::uint32_t prev_end = 0;
         for (std::size_t i = 0; i < n; ++i) {
-            std::uint32_t x = get(i);
-            if (x < 0x4000) [[likely]] {
-                const unsigned two = x >= 0x80;
-                p[0] = static_cast<std::uint8_t>(x | (two << 7));
-                p[1] = static_cast<std::uint8_t>(x >> 7);
-                p += 1 + two;
-                continue;
-            }
-            while (x >= 0x80) {
-                *p++ = static_cast<std::uint8_t>(x | 0x80);
-                x >>= 7;
-            }
-            *p++ = static_cast<std::uint8_t>(x);
+            p = put_varint(p, start[i] - prev_end);
+            p = put_varint(p, length[i]);
+            prev_end = start[i] + length[i];
         }
         p_ = p;
     }
@@ -787,6 +400,23 @@ public:
     }
 
 private:
+    // One varint at p (a value below 2^14 as two bytes in one store, the second kept only when
+    // needed); returns the byte after it.
+    static std::uint8_t* put_varint(std::uint8_t* p, std::uint32_t x) noexcept {
+        if (x < 0x4000) [[likely]] {
+            const std::uint32_t two = x >= 0x80;
+            const auto w = static_cast<std::uint16_t>((x & 0x7Fu) | (two << 7) | ((x >> 7) << 8));
+            std::memcpy(p, &w, 2);  // little-endian host (checked in header.cpp)
+            return p + 1 + two;
+        }
+        while (x >= 0x80) {
+            *p++ = static_cast<std::uint8_t>(x | 0x80);
+            x >>= 7;
+        }
+        *p++ = static_cast<std::uint8_t>(x);
+        return p;
+    }
+
     std::uint8_t* p_;
     const Rules& r_;
 };
@@ -820,11 +450,7 @@ void write_tokens(Out& o, const DocSlice& d, const DocPlan& plan, const Table& t
     const std::uint32_t* start = tk.start.data();
     const std::uint32_t* length = tk.length.data();
     // Gap and length alternate: item 2i is token i's gap from the previous end, 2i + 1 its length.
-    o.varint_run(2 * std::size_t{n}, [&](std::size_t k) {
-        const std::size_t i = k >> 1;
-        if (k & 1) return length[i];
-        return i == 0 ? start[0] : start[i] - (start[i - 1] + length[i - 1]);
-    });
+    o.span_run(start, length, n);
     // Each attribute run is followed by at least the heads (n bytes), the sentences and the mode.
     const std::size_t after_attrs = std::size_t{n} + 2;
     for (const auto& col : tk.attrs) o.code_run(t.codes(), col.data(), n, after_attrs);
