@@ -11,6 +11,28 @@ namespace ond::detail {
 namespace {
 
 std::string indexed(const char* what, std::uint32_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
+
+// The longest run of indexes (6 per token) DecodeMode reads through a buffer on the stack.
+constexpr std::size_t flat_indexes_max = 1024;
+
+// `count` string indexes, each at most the table's count, into dst[0..count) when dst is not
+// null: the fast path (varint_bulk.hpp) up to what it cannot take, then that one varint with
+// every check.
+inline void read_indexes(const VarintKernels& fast, Cursor& sec, const TableView& table, StringId* dst, std::size_t count) {
+    const std::uint32_t table_count = table.count();
+    for (std::size_t i = 0; i < count; ++i) {
+        i += varint_bulk::indexes(fast, sec, dst ? dst + i : nullptr, count - i, table_count);
+        if (i == count) break;
+        const std::uint64_t off = sec.offset();
+        std::uint32_t idx = sec.varint();
+        OND_BAIL();
+        if (idx > table_count) [[unlikely]] {
+            idx = table.check_index(idx, off);
+            OND_BAIL();
+        }
+        if (dst) dst[i] = idx;
+    }
+}
 }  // namespace
 
 template <class M>
@@ -69,29 +91,39 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     }
 
     // Six attribute columns of string indexes.
-    const std::uint32_t table_count = table.count();
-    for (std::size_t c = 0; c < token_column_count; ++c) {
-        StringId* col = nullptr;
-        if constexpr (M::build) col = t.attrs[c];
-        for (std::uint32_t i = 0; i < n; ++i) {
-            if constexpr (!M::trace) {
-                StringId* dst = nullptr;
-                if constexpr (M::build) dst = col + i;
-                i += static_cast<std::uint32_t>(varint_bulk::indexes(fast, sec, dst, n - i, table_count));
-                if (i == n) break;
-            }
-            const std::uint64_t off = sec.offset();
-            std::uint32_t idx = sec.varint();
+    if constexpr (!M::trace) {
+        // The six columns lie back to back in the bytes and share one limit, so they are read as
+        // one run of 6n indexes: six runs of a short document's n would each be too short for the
+        // fast path's wide blocks. DecodeMode reads the run into a buffer on the stack when it
+        // fits and copies it out per column; a longer document's columns are long runs already.
+        const std::size_t total = token_column_count * std::size_t{n};
+        if constexpr (!M::build) {
+            read_indexes(fast, sec, table, nullptr, total);
             OND_BAIL({});
-            if (idx > table_count) [[unlikely]] {
-                idx = table.check_index(idx, off);
+        } else if (total <= flat_indexes_max) {
+            StringId flat[flat_indexes_max];
+            read_indexes(fast, sec, table, flat, total);
+            OND_BAIL({});
+            for (std::size_t c = 0; c < token_column_count; ++c) std::copy_n(flat + c * n, n, t.attrs[c]);
+        } else {
+            for (std::size_t c = 0; c < token_column_count; ++c) {
+                read_indexes(fast, sec, table, t.attrs[c], n);
                 OND_BAIL({});
             }
-            if constexpr (M::build) col[i] = idx;
-            if constexpr (M::trace)
+        }
+    } else {
+        for (std::size_t c = 0; c < token_column_count; ++c) {
+            for (std::uint32_t i = 0; i < n; ++i) {
+                const std::uint64_t off = sec.offset();
+                std::uint32_t idx = sec.varint();
+                OND_BAIL({});
+                if (idx > table.count()) [[unlikely]] {
+                    idx = table.check_index(idx, off);
+                    OND_BAIL({});
+                }
                 tr->field(off, sec.offset() - off, std::string("tokens.") + token_column_names[c] + "[" + std::to_string(i) + "]",
-                          idx == 0 ? std::string("0 (not set)")
-                                   : std::to_string(idx) + " " + describe_string(table.entry(idx)));
+                          idx == 0 ? std::string("0 (not set)") : std::to_string(idx) + " " + describe_string(table.entry(idx)));
+            }
         }
     }
 
