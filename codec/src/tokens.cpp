@@ -1,5 +1,6 @@
 // The tokens, section 3 (R17-R21, R3).
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "sections.hpp"
@@ -11,6 +12,16 @@ namespace ond::detail {
 namespace {
 
 std::string indexed(const char* what, std::uint32_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
+
+// The four 2-bit sentence marks of a byte, low bits first, as four bytes of Sentence values
+// (little-endian host, checked in header.cpp).
+constexpr std::array<std::uint32_t, 256> sentence_marks = [] {
+    std::array<std::uint32_t, 256> t{};
+    for (std::uint32_t b = 0; b < 256; ++b)
+        for (std::uint32_t k = 0; k < 4; ++k) t[b] |= ((b >> (2 * k)) & 3u) << (8 * k);
+    return t;
+}();
+static_assert(sizeof(Sentence) == 1);
 
 // The longest run of indexes (6 per token) DecodeMode reads through a buffer on the stack.
 constexpr std::size_t flat_indexes_max = 1024;
@@ -163,6 +174,15 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
             std::memcpy(&w, sb + first_mark / 4, 8);
             if (w & (w >> 1) & 0x5555555555555555ull) break;
             first_mark += 32;
+        }
+    }
+    if constexpr (M::build) {
+        // Decoding: 4 marks (a byte) a step while none is 3, widened by a table; the loop below
+        // takes the last marks and raises the first 3.
+        for (; n - first_mark >= 4; first_mark += 4) {
+            const std::uint8_t b = sb[first_mark / 4];
+            if (b & (b >> 1) & 0x55) break;
+            std::memcpy(t.sent + first_mark, &sentence_marks[b], 4);
         }
     }
     for (std::uint32_t i = first_mark; i < n; ++i) {

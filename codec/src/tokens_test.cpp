@@ -264,6 +264,16 @@ TEST(Tokens, R20_SentenceBitsLowFirst) {
     Container c = Accept(bytes);
     const auto& s = c.docs[0].tokens.sent;
     for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(static_cast<int>(s[i]), values[i]) << i;
+    // Whole bytes of marks are widened by a table, the last marks one by one: every value at
+    // every place of a byte.
+    for (std::size_t shift = 0; shift < 3; ++shift) {
+        std::vector<Tok> many = n_tokens(13);
+        for (std::size_t i = 0; i < many.size(); ++i) many[i].sent = static_cast<std::uint8_t>((i + shift) % 3);
+        TokDoc m(many, {}, "xxxxxxxxxxxxx");
+        const Container got = Accept(m.bytes());
+        for (std::size_t i = 0; i < many.size(); ++i)
+            EXPECT_EQ(static_cast<std::size_t>(got.docs[0].tokens.sent[i]), (i + shift) % 3) << shift << " " << i;
+    }
 }
 
 TEST(Tokens, R20_ValueThreeRejectedAtItsByte) {
