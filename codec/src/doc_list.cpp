@@ -50,13 +50,14 @@ Doc DocSlice::to_doc() const {
 // ---- DocList -----------------------------------------------------------------------------------
 
 void DocList::open_doc() {
-    Entry e;
+    // Filled in place: an Entry built aside and copied in was read back in 16-byte pieces just
+    // after its 8-byte fields were written, which the store buffer cannot forward.
+    Entry& e = docs_.emplace_back();
     e.text.begin = text_.size();
     e.tokens.begin = tokens_.size();
     e.ents.begin = ents_.size();
     e.cats.begin = cats_.size();
     e.groups.begin = group_names_.size();
-    docs_.push_back(e);
 }
 
 void DocList::close_text(std::uint32_t utf16_length) noexcept {

@@ -1,4 +1,5 @@
 // Strings (R5) and the string table, section 1 (R12-R14).
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,14 @@ RawString read_string(Cursor& c) {
     OND_BAIL({});
     s.size = size;
     if (!s.utf16) {
+        // Most strings are short and ASCII: one 8-byte load from the string's start checks them
+        // when its section holds those 8 bytes (those past the string are masked off).
+        if (size <= 8 && c.remaining() >= 8 - size) {
+            std::uint64_t w;
+            std::memcpy(&w, s.data, 8);
+            const std::uint64_t in_string = size == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * size)) - 1;
+            if ((w & in_string & 0x8080808080808080ull) == 0) return s;
+        }
         std::size_t bad = 0;
         if (!unicode::utf8_utf16_length(s.data, size, &bad) &&
             !(OND_CHECK_OFF(Errc::string_invalid_utf8) && lax_utf8_ok(s.data, size)))

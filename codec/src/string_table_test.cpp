@@ -105,6 +105,27 @@ TEST(StringTable, R5_InvalidUtf8AtTheBadByte) {
     }
 }
 
+TEST(StringTable, R5_ShortStringsCheckedOnTheirOwnBytes) {
+    // A short string is checked with one word loaded from its start, the bytes after it masked
+    // off: non-ASCII bytes right after an ASCII string do not count against it.
+    WithTable ok(strings_content({"ab", "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", "x"}));
+    EXPECT_EQ(Accept(ok.c.build()).strings.size(), 4u);
+    // A bad byte is found at its place, with 8 bytes from the string's start in the table or not.
+    for (std::size_t len = 1; len <= 9; ++len)
+        for (std::size_t k = 0; k < len; ++k)
+            for (const bool last : {false, true}) {
+                std::vector<std::uint8_t> bytes(len, 'q');
+                bytes[k] = 0x80;
+                B t;
+                t.varint(last ? 2 : 3).str("PER");
+                const std::size_t s = t.size();
+                t.varint(len << 1).raw(bytes);
+                if (!last) t.str("zzzzzzzzzzzzzzzz");
+                WithTable w(t);
+                EXPECT_TRUE(Rejects(w.c.build(), "string.invalid-utf8", w.strings_at + s + 1 + k)) << len << " " << k << " " << last;
+            }
+}
+
 TEST(StringTable, R5_OddUtf16ByteCount) {
     B t;
     t.varint(1);

@@ -1,5 +1,6 @@
 // The tokens, section 3 (R17-R21, R3).
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "sections.hpp"
@@ -11,6 +12,38 @@ namespace ond::detail {
 namespace {
 
 std::string indexed(const char* what, std::uint32_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
+
+// The four 2-bit sentence marks of a byte, low bits first, as four bytes of Sentence values
+// (little-endian host, checked in header.cpp).
+constexpr std::array<std::uint32_t, 256> sentence_marks = [] {
+    std::array<std::uint32_t, 256> t{};
+    for (std::uint32_t b = 0; b < 256; ++b)
+        for (std::uint32_t k = 0; k < 4; ++k) t[b] |= ((b >> (2 * k)) & 3u) << (8 * k);
+    return t;
+}();
+static_assert(sizeof(Sentence) == 1);
+
+// The longest run of indexes (6 per token) DecodeMode reads through a buffer on the stack.
+constexpr std::size_t flat_indexes_max = 1024;
+
+// `count` string indexes, each at most the table's count, into dst[0..count) when dst is not
+// null: the fast path (varint_bulk.hpp) up to what it cannot take, then that one varint with
+// every check.
+inline void read_indexes(const VarintKernels& fast, Cursor& sec, const TableView& table, StringId* dst, std::size_t count) {
+    const std::uint32_t table_count = table.count();
+    for (std::size_t i = 0; i < count; ++i) {
+        i += varint_bulk::indexes(fast, sec, dst ? dst + i : nullptr, count - i, table_count);
+        if (i == count) break;
+        const std::uint64_t off = sec.offset();
+        std::uint32_t idx = sec.varint();
+        OND_BAIL();
+        if (idx > table_count) [[unlikely]] {
+            idx = table.check_index(idx, off);
+            OND_BAIL();
+        }
+        if (dst) dst[i] = idx;
+    }
+}
 }  // namespace
 
 template <class M>
@@ -69,29 +102,39 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     }
 
     // Six attribute columns of string indexes.
-    const std::uint32_t table_count = table.count();
-    for (std::size_t c = 0; c < token_column_count; ++c) {
-        StringId* col = nullptr;
-        if constexpr (M::build) col = t.attrs[c];
-        for (std::uint32_t i = 0; i < n; ++i) {
-            if constexpr (!M::trace) {
-                StringId* dst = nullptr;
-                if constexpr (M::build) dst = col + i;
-                i += static_cast<std::uint32_t>(varint_bulk::indexes(fast, sec, dst, n - i, table_count));
-                if (i == n) break;
-            }
-            const std::uint64_t off = sec.offset();
-            std::uint32_t idx = sec.varint();
+    if constexpr (!M::trace) {
+        // The six columns lie back to back in the bytes and share one limit, so they are read as
+        // one run of 6n indexes: six runs of a short document's n would each be too short for the
+        // fast path's wide blocks. DecodeMode reads the run into a buffer on the stack when it
+        // fits and copies it out per column; a longer document's columns are long runs already.
+        const std::size_t total = token_column_count * std::size_t{n};
+        if constexpr (!M::build) {
+            read_indexes(fast, sec, table, nullptr, total);
             OND_BAIL({});
-            if (idx > table_count) [[unlikely]] {
-                idx = table.check_index(idx, off);
+        } else if (total <= flat_indexes_max) {
+            StringId flat[flat_indexes_max];
+            read_indexes(fast, sec, table, flat, total);
+            OND_BAIL({});
+            for (std::size_t c = 0; c < token_column_count; ++c) std::copy_n(flat + c * n, n, t.attrs[c]);
+        } else {
+            for (std::size_t c = 0; c < token_column_count; ++c) {
+                read_indexes(fast, sec, table, t.attrs[c], n);
                 OND_BAIL({});
             }
-            if constexpr (M::build) col[i] = idx;
-            if constexpr (M::trace)
+        }
+    } else {
+        for (std::size_t c = 0; c < token_column_count; ++c) {
+            for (std::uint32_t i = 0; i < n; ++i) {
+                const std::uint64_t off = sec.offset();
+                std::uint32_t idx = sec.varint();
+                OND_BAIL({});
+                if (idx > table.count()) [[unlikely]] {
+                    idx = table.check_index(idx, off);
+                    OND_BAIL({});
+                }
                 tr->field(off, sec.offset() - off, std::string("tokens.") + token_column_names[c] + "[" + std::to_string(i) + "]",
-                          idx == 0 ? std::string("0 (not set)")
-                                   : std::to_string(idx) + " " + describe_string(table.entry(idx)));
+                          idx == 0 ? std::string("0 (not set)") : std::to_string(idx) + " " + describe_string(table.entry(idx)));
+            }
         }
     }
 
@@ -131,6 +174,15 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
             std::memcpy(&w, sb + first_mark / 4, 8);
             if (w & (w >> 1) & 0x5555555555555555ull) break;
             first_mark += 32;
+        }
+    }
+    if constexpr (M::build) {
+        // Decoding: 4 marks (a byte) a step while none is 3, widened by a table; the loop below
+        // takes the last marks and raises the first 3.
+        for (; n - first_mark >= 4; first_mark += 4) {
+            const std::uint8_t b = sb[first_mark / 4];
+            if (b & (b >> 1) & 0x55) break;
+            std::memcpy(t.sent + first_mark, &sentence_marks[b], 4);
         }
     }
     for (std::uint32_t i = first_mark; i < n; ++i) {

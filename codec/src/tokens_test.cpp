@@ -74,6 +74,44 @@ TEST(Tokens, DecodesEveryColumn) {
     EXPECT_TRUE(SameBytes(Encode(Accept(canon.bytes())), canon.bytes()));
 }
 
+TEST(Tokens, IndexColumnsOfEveryLength) {
+    // The six index columns are read as one run; each value must land in its column and row, and
+    // an index past the table must be reported at its own varint, for documents of every size
+    // (170 tokens is the longest run read through a buffer) and indexes of 1, 2 and 3 bytes.
+    constexpr std::uint32_t table = 20000;
+    B strs;
+    strs.varint(table);
+    for (std::uint32_t k = 0; k < table; ++k) strs.varint(2).raw("s");
+    for (const std::size_t n : {1u, 2u, 31u, 169u, 170u, 171u, 400u}) {
+        std::vector<Tok> toks(n, Tok{0, 1, {}, 0, 0});
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t c = 0; c < 6; ++c) {
+                const std::uint32_t v = static_cast<std::uint32_t>(i * 37 + c * 11);
+                toks[i].attrs[c] = (i + c) % 3 == 0 ? v % 128 : (i + c) % 3 == 1 ? v % 16384 : 16384 + v % (table - 16384);
+            }
+        auto build = [&](const std::vector<Tok>& ts, TokLayout* l) {
+            Ctr c;
+            c.add(1, strs);
+            c.add(2, text_content(std::string(n, 'x')));
+            const std::size_t at = c.add(3, tokens_content(ts, {}, l));
+            return std::pair(c.build(), at);
+        };
+        TokLayout l;
+        const Container got = Accept(build(toks, &l).first);
+        const TokenSlice t = got.docs[0].tokens;
+        ASSERT_EQ(t.size(), n);
+        for (std::size_t c = 0; c < 6; ++c)
+            for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(t.attrs[c][i], toks[i].attrs[c]) << n << " tokens, column " << c << ", row " << i;
+        for (std::size_t c = 0; c < 6; ++c) {
+            std::vector<Tok> bad = toks;
+            const std::size_t i = (n - 1) * c / 5;
+            bad[i].attrs[c] = table + 1;
+            const auto [bytes, at] = build(bad, &l);
+            EXPECT_TRUE(Rejects(bytes, "table.index-out-of-range", at + l.attrs[c][i])) << n << " tokens, column " << c;
+        }
+    }
+}
+
 TEST(Tokens, NoTokens) {
     TokDoc d(std::vector<Tok>{});
     Container c = Accept(d.bytes());
@@ -226,6 +264,16 @@ TEST(Tokens, R20_SentenceBitsLowFirst) {
     Container c = Accept(bytes);
     const auto& s = c.docs[0].tokens.sent;
     for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(static_cast<int>(s[i]), values[i]) << i;
+    // Whole bytes of marks are widened by a table, the last marks one by one: every value at
+    // every place of a byte.
+    for (std::size_t shift = 0; shift < 3; ++shift) {
+        std::vector<Tok> many = n_tokens(13);
+        for (std::size_t i = 0; i < many.size(); ++i) many[i].sent = static_cast<std::uint8_t>((i + shift) % 3);
+        TokDoc m(many, {}, "xxxxxxxxxxxxx");
+        const Container got = Accept(m.bytes());
+        for (std::size_t i = 0; i < many.size(); ++i)
+            EXPECT_EQ(static_cast<std::size_t>(got.docs[0].tokens.sent[i]), (i + shift) % 3) << shift << " " << i;
+    }
 }
 
 TEST(Tokens, R20_ValueThreeRejectedAtItsByte) {

@@ -107,6 +107,28 @@ TEST(Utf8, R5_TruncatedAndStraySequencesRejected) {
     EXPECT_EQ(at, 19u);
 }
 
+TEST(Utf8, R5_AsciiRunsOfEveryLength) {
+    // ASCII runs are checked words at a time, the last 1-7 bytes by a word that overlaps bytes
+    // already checked: a stray byte is found at its place for every run length and place, and a
+    // 2-byte sequence anywhere counts one unit. Exact-size buffers, so a read past one shows.
+    for (std::size_t n = 1; n <= 72; ++n) {
+        std::vector<unsigned char> v(n, 'a');
+        EXPECT_EQ(utf8_utf16_length(v.data(), n, nullptr), n);
+        for (std::size_t k = 0; k < n; ++k) {
+            std::vector<unsigned char> w = v;
+            w[k] = 0x80;
+            std::size_t at = 0;
+            EXPECT_FALSE(utf8_utf16_length(w.data(), n, &at)) << n << " " << k;
+            EXPECT_EQ(at, k) << n;
+            if (k + 1 < n) {
+                w[k] = 0xC3;
+                w[k + 1] = 0xA9;
+                EXPECT_EQ(utf8_utf16_length(w.data(), n, nullptr), n - 1) << n << " " << k;
+            }
+        }
+    }
+}
+
 TEST(Wtf8, LoneSurrogatesAllowed) {
     EXPECT_EQ(wtf8_utf16_length("\xED\xA0\x80"), 1u);         // lone high
     EXPECT_EQ(wtf8_utf16_length("a\xED\xB0\x80" "b"), 3u);     // lone low

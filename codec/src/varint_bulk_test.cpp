@@ -61,6 +61,32 @@ TEST_P(VarintBulk, HeadsMatchTheSimplePath) {
     }
 }
 
+// In a tokens section every run is followed by more bytes (the next run, the sentence bits), so
+// a run's last items may lie in a block the cursor has whole: the same checks with random bytes
+// after each run.
+TEST_P(VarintBulk, RunsFollowedByMoreBytes) {
+    Gen g(6);
+    for (int round = 0; round < kCases; ++round) {
+        BulkCase k;
+        k.kind = static_cast<BulkKind>(round % 3);
+        k.count = (k.kind == BulkKind::heads ? 1 : 0) + g.below(g.chance(0.2) ? 130 : 40);
+        k.limit = g.chance(0.3) ? g.below(200) : g.below(40000);
+        k.text_length = g.below(g.chance(0.5) ? 400 : 40000);
+        const std::uint32_t items = k.kind == BulkKind::spans ? 2 * k.count : k.count;
+        for (std::uint32_t i = 0; i < items; ++i) {
+            const std::uint32_t max = k.kind == BulkKind::indexes ? k.limit
+                                      : k.kind == BulkKind::heads ? (g.chance(0.9) ? 2 * k.count : 300)
+                                                                  : (i % 2 ? (g.chance(0.8) ? 12 : 300) : 3);
+            g.varint(k.bytes, max);
+        }
+        const std::uint32_t more = g.below(100);
+        for (std::uint32_t i = 0; i < more; ++i) k.bytes.push_back(static_cast<std::uint8_t>(g.below(256)));
+        k.origin = 3;
+        check_bulk_case(k, GetParam(), "round " + std::to_string(round));
+        if (HasFatalFailure()) return;
+    }
+}
+
 // A valid tokens section of n tokens over a text of `text_length` units, indexes below `table`.
 std::vector<std::uint8_t> tokens_section(Gen& g, std::uint32_t n, std::uint32_t table, std::uint32_t& text_length) {
     std::vector<std::uint8_t> s;
