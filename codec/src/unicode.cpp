@@ -146,15 +146,10 @@ std::optional<std::uint64_t> wtf8_utf16_length(std::string_view s) noexcept {
     std::size_t i = 0;
     bool prev_high = false;  // the previous sequence was a lone high surrogate
     while (i < n) {
-        if (i + 8 <= n && ascii8(p + i)) {
-            i += 8;
-            units += 8;
-            prev_high = false;
-            continue;
-        }
         if (p[i] < 0x80) {
-            ++i;
-            ++units;
+            const std::size_t j = ascii_end(p, n, i + 1);  // one unit a byte
+            units += j - i;
+            i = j;
             prev_high = false;
             continue;
         }
