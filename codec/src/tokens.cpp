@@ -26,6 +26,16 @@ static_assert(sizeof(Sentence) == 1);
 // The longest run of indexes (6 per token) DecodeMode reads through a buffer on the stack.
 constexpr std::size_t flat_indexes_max = 1024;
 
+// One string index with every check (R1, R13).
+inline std::uint32_t read_index(Cursor& sec, const TableView& table) {
+    const std::uint64_t off = sec.offset();
+    std::uint32_t idx = sec.varint();
+    OND_BAIL({});
+    if (idx > table.count()) [[unlikely]]
+        idx = table.check_index(idx, off);
+    return idx;
+}
+
 // `count` string indexes, each at most the table's count, into dst[0..count) when dst is not
 // null: the fast path (varint_bulk.hpp) up to what it cannot take, then that one varint with
 // every check.
@@ -34,13 +44,8 @@ inline void read_indexes(const VarintKernels& fast, Cursor& sec, const TableView
     for (std::size_t i = 0; i < count; ++i) {
         i += varint_bulk::indexes(fast, sec, dst ? dst + i : nullptr, count - i, table_count);
         if (i == count) break;
-        const std::uint64_t off = sec.offset();
-        std::uint32_t idx = sec.varint();
+        const std::uint32_t idx = read_index(sec, table);
         OND_BAIL();
-        if (idx > table_count) [[unlikely]] {
-            idx = table.check_index(idx, off);
-            OND_BAIL();
-        }
         if (dst) dst[i] = idx;
     }
 }
@@ -126,12 +131,8 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         for (std::size_t c = 0; c < token_column_count; ++c) {
             for (std::uint32_t i = 0; i < n; ++i) {
                 const std::uint64_t off = sec.offset();
-                std::uint32_t idx = sec.varint();
+                const std::uint32_t idx = read_index(sec, table);
                 OND_BAIL({});
-                if (idx > table.count()) [[unlikely]] {
-                    idx = table.check_index(idx, off);
-                    OND_BAIL({});
-                }
                 tr->field(off, sec.offset() - off, std::string("tokens.") + token_column_names[c] + "[" + std::to_string(i) + "]",
                           idx == 0 ? std::string("0 (not set)") : std::to_string(idx) + " " + describe_string(table.entry(idx)));
             }

@@ -125,20 +125,13 @@ bool scan_tokens(const Rules& r, const TokenSlice& t, std::uint64_t text_units, 
     return bad == 0 && bad_sent == 0;
 }
 
-// Adds the lengths of ids[0..n) to `bytes`, one at a time and in order, numbering each first
-// use; false when a string is refused (or an id is outside the store).
+// Adds the lengths of ids[0..n) to `bytes`, one at a time and in order through Table::use,
+// numbering each first use; false when a string is refused (or an id is outside the store).
 bool first_uses(Table& table, const StringId* ids, std::size_t n, std::uint64_t& bytes) {
-    const std::uint8_t* const lengths = table.lengths();
     for (std::size_t i = 0; i < n; ++i) {
-        const StringId id = ids[i];
-        if (id >= table.store_size()) return false;
-        std::uint32_t len = lengths[id];
-        if (len == Table::unused) {
-            const Code c = table.first_use(id);
-            if (c == Table::none) return false;
-            len = code_length(c);
-        }
-        bytes += len;
+        const Code c = table.use(ids[i]);
+        if (c == Table::none) return false;
+        bytes += code_length(c);
     }
     return true;
 }
