@@ -54,7 +54,9 @@ using WorkloadPtr = std::shared_ptr<const Workload>;
 
 // Each registers its benchmarks for one workload. A peer's function checks that its reading
 // sees the workload's token count and throws std::runtime_error otherwise.
-void register_codec(const WorkloadPtr& w);
+void register_codec(const WorkloadPtr& w);  // calls register_parallel for an ONDB
+// BinIndex and the parallel decode (1 and 2 threads) with the machine's ceiling; an ONDB only.
+void register_parallel(const WorkloadPtr& w);
 void register_baselines(const WorkloadPtr& w);
 void register_protobuf(const WorkloadPtr& w);
 void register_msgpack(const WorkloadPtr& w);

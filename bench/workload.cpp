@@ -357,11 +357,11 @@ const char* describe(Kind kind) {
     return "?";
 }
 
-Workload make_workload(Kind kind, bool crc, double scale) {
+Workload make_workload(Kind kind, bool crc, double scale, const std::string& name, bool bin_only) {
     Workload w;
     w.kind = kind;
     w.crc = crc;
-    w.name = std::string(1, static_cast<char>(kind)) + (crc ? "/crc" : "/nocrc");
+    w.name = (name.empty() ? std::string(1, static_cast<char>(kind)) : name) + (crc ? "/crc" : "/nocrc");
     // The content does not depend on `crc`: both variants draw from the same seed.
     Rng rng(workload_seed ^ (static_cast<std::uint64_t>(kind) << 56));
     const Vocabulary vocab = make_vocabulary(rng, kind == Kind::d);
@@ -386,6 +386,7 @@ Workload make_workload(Kind kind, bool crc, double scale) {
         w.tokens += d.tokens.size();
         w.all_text += d.text;
     }
+    if (bin_only) return w;
     if (kind == Kind::b) {
         w.stream = w.bytes;
         w.stream_docs = 1;

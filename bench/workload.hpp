@@ -40,7 +40,9 @@ struct Workload {
 };
 
 // `scale` shrinks the workload (1.0 = the sizes of issue 7; the smoke test uses ~0.01).
-Workload make_workload(Kind kind, bool crc, double scale = 1.0);
+// `name` overrides the kind's letter in `name` (e.g. "a20" for the parallel decode's larger bin);
+// with `bin_only` the stream is left empty (only the primary container is made).
+Workload make_workload(Kind kind, bool crc, double scale = 1.0, const std::string& name = {}, bool bin_only = false);
 
 const char* describe(Kind kind);
 

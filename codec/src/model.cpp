@@ -41,6 +41,16 @@ void StringStore::clear() {
     distinct_ = true;
 }
 
+void StringStore::reserve(std::size_t strings, std::size_t bytes) {
+    // Reallocating bytes_ would leave index_'s views dangling: it is rebuilt, as in push().
+    if (bytes_.size() + bytes > bytes_.capacity()) {
+        index_.clear();
+        indexed_ = 0;
+    }
+    bytes_.reserve(bytes_.size() + bytes);
+    offsets_.reserve(offsets_.size() + strings);
+}
+
 StringId StringStore::append(std::string_view wtf8) {
     distinct_ = false;
     return push(wtf8);

@@ -60,7 +60,9 @@ struct RawString {
 };
 
 // Reads and checks a string (R5): length within the cursor, UTF-8 well-formed or UTF-16 even.
-RawString read_string(Cursor& c);
+// Bytes before `ascii_before` are known to be ASCII (a UTF-8 string that ends there needs no
+// check).
+RawString read_string(Cursor& c, const std::uint8_t* ascii_before = nullptr);
 // Appends the string's value as WTF-8.
 void append_wtf8(std::string& out, const RawString& s);
 bool raw_string_equal(const RawString& a, const RawString& b);  // by UTF-16 code units
@@ -90,7 +92,10 @@ struct TableView {
 
     // For decode_string_table_section: the `count` checked strings stored back to back from
     // `first` (absolute offset `first_offset`); `built` (DecodeMode) holds their values by index.
-    void set_section(const std::uint8_t* first, std::uint64_t first_offset, std::uint32_t count, const StringStore* built);
+    // `starts`, when not empty, is each string's offset from `first` (entry()'s lookup, made
+    // while reading; otherwise made on first use).
+    void set_section(const std::uint8_t* first, std::uint64_t first_offset, std::uint32_t count, const StringStore* built,
+                     std::vector<std::uint32_t>&& starts = {});
 
 private:
     bool from_section_ = false;

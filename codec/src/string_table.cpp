@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "ascii.hpp"
 #include "sections.hpp"
 #include "trace_format.hpp"
 #include "ond/unicode.hpp"
@@ -16,7 +17,7 @@ namespace {
 }
 }  // namespace
 
-RawString read_string(Cursor& c) {
+RawString read_string(Cursor& c, const std::uint8_t* ascii_before) {
     RawString s;
     s.offset = c.offset();
     const std::uint32_t h = c.varint();
@@ -34,7 +35,7 @@ RawString read_string(Cursor& c) {
     s.data = c.bytes(size);
     OND_BAIL({});
     s.size = size;
-    if (!s.utf16) {
+    if (!s.utf16 && s.data + size > ascii_before) {
         // Most strings are short and ASCII: one 8-byte load from the string's start checks them
         // when its section holds those 8 bytes (those past the string are masked off).
         if (size <= 8 && c.remaining() >= 8 - size) {
@@ -74,7 +75,7 @@ std::uint32_t TableView::check_index(std::uint32_t idx, std::uint64_t offset) co
 }
 
 void TableView::set_section(const std::uint8_t* first, std::uint64_t first_offset, std::uint32_t count,
-                            const StringStore* built) {
+                            const StringStore* built, std::vector<std::uint32_t>&& starts) {
     entries.clear();
     from_section_ = true;
     first_ = first;
@@ -82,7 +83,7 @@ void TableView::set_section(const std::uint8_t* first, std::uint64_t first_offse
     stored_ = count;
     built_ = built;
     empty_.clear();
-    starts_.clear();
+    starts_ = std::move(starts);
 }
 
 namespace {
@@ -161,8 +162,24 @@ void decode_string_table_section(Cursor& sec, TableView& table, StringStore* out
     table.set_section(first, first_offset, 0, nullptr);
     if constexpr (M::build) out->clear();
     std::string scratch;
+    std::vector<std::uint32_t> starts;  // DecodeMode: entry()'s lookup, made here at no extra pass
+    if constexpr (M::build) {
+        // Both bounded by the bytes present: each string takes at least one.
+        out->reserve(count, sec.remaining());
+        starts.reserve(count);
+    }
+    // The section's bytes before `ascii_before` are known to be ASCII: one scan covers the run of
+    // ASCII strings (and one-byte headers) it finds, instead of a UTF-8 check per string. A scan
+    // starts at a string not yet covered and stops at the first byte >= 0x80, so no byte is
+    // scanned more than twice.
+    const std::uint8_t* ascii_before = first;
     for (std::uint32_t i = 0; i < count; ++i) {
-        RawString s = read_string(sec);
+        if constexpr (M::build) starts.push_back(static_cast<std::uint32_t>(sec.offset() - first_offset));
+        if (sec.here() >= ascii_before) {
+            const std::uint8_t* p = sec.here();
+            ascii_before = p + ascii_end(p, sec.remaining(), 0);
+        }
+        RawString s = read_string(sec, ascii_before);
         OND_BAIL();
         if constexpr (M::build) {
             if (s.utf16) {
@@ -178,7 +195,7 @@ void decode_string_table_section(Cursor& sec, TableView& table, StringStore* out
     }
     const StringStore* built = nullptr;
     if constexpr (M::build) built = out;
-    table.set_section(first, first_offset, count, built);
+    table.set_section(first, first_offset, count, built, std::move(starts));
 }
 
 #define OND_INSTANTIATE(M) \

@@ -126,6 +126,43 @@ TEST(StringTable, R5_ShortStringsCheckedOnTheirOwnBytes) {
             }
 }
 
+
+TEST(StringTable, R5_AsciiRunsAcrossStringsStopAtTheFirstHighByte) {
+    // The table's ASCII bytes are checked in runs that span strings; a run ends at a byte >= 0x80,
+    // which may be a two-byte length (a string of 64 bytes or more) or a string's own byte. Each
+    // string after it is still checked, and a bad byte is reported at its place.
+    const std::string long_ascii(70, 'L');  // its length takes two bytes, the first >= 0x80
+    WithTable ok(strings_content({"ab", "cd", long_ascii, "ef", "caf\xC3\xA9", "gh", long_ascii + "\xC3\xA9", "ij"}));
+    Container got = Accept(ok.c.build());
+    ASSERT_EQ(got.strings.size(), 9u);
+    EXPECT_EQ(got.strings.view(3), long_ascii);
+    EXPECT_EQ(got.strings.view(5), "caf\xC3\xA9");
+    EXPECT_EQ(got.strings.view(7), long_ascii + "\xC3\xA9");
+    EXPECT_EQ(got.strings.view(8), "ij");
+    // A bad byte in a string after each kind of run end: after a long string's length, after a
+    // valid non-ASCII string, and inside a long string that starts within a run.
+    const std::vector<std::vector<std::string>> tables = {
+        {"ab", long_ascii, "c\x80"},
+        {"ab", "caf\xC3\xA9", "de", "f\xFF"},
+        {"ab", "cd", long_ascii + "\xC3"},
+        {"ab", "cd", "ef", "\xC3\xA9\x80"},
+    };
+    for (const auto& strings : tables) {
+        B t;
+        t.varint(static_cast<std::uint32_t>(strings.size()));
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < strings.size(); ++i) {
+            if (i + 1 == strings.size()) {
+                const std::size_t header = strings[i].size() << 1 >= 0x80 ? 2 : 1;
+                // The last string's first bad byte: its last one in each table above.
+                bad = t.size() + header + strings[i].size() - 1;
+            }
+            t.str(strings[i]);
+        }
+        WithTable w(t);
+        EXPECT_TRUE(Rejects(w.c.build(), "string.invalid-utf8", w.strings_at + bad)) << strings.back();
+    }
+}
 TEST(StringTable, R5_OddUtf16ByteCount) {
     B t;
     t.varint(1);

@@ -92,6 +92,8 @@ public:
     // Appends without looking for an equal string (the reader's table may hold duplicates).
     StringId append(std::string_view wtf8);
     void clear();
+    // Room for `strings` more strings of `bytes` bytes in all, as vector::reserve.
+    void reserve(std::size_t strings, std::size_t bytes);
 
     // True when every string came through intern(), so no two ids hold the same value. False
     // after an append(), which may have added a duplicate (the writer then compares values).
