@@ -35,8 +35,9 @@ std::vector<std::uint8_t> build(const Container& c) {
         const auto head = fbb.CreateVector(t.head.data(), t.head.size());
         static_assert(sizeof(Sentence) == 1);
         const auto sent = fbb.CreateVector(reinterpret_cast<const std::uint8_t*>(t.sent.data()), t.sent.size());
-        const bool all_one = std::all_of(t.conf.begin(), t.conf.end(), [](float f) { return f == 1.0f; });
-        const auto conf = fbb.CreateVector(t.conf.data(), all_one ? 0 : t.conf.size());
+        const float* stored = t.conf.stored();  // nullptr when every confidence is 1.0
+        const bool all_one = !stored || std::all_of(stored, stored + t.size(), [](float f) { return f == 1.0f; });
+        const auto conf = fbb.CreateVector(stored, all_one ? 0 : t.size());
         ents.clear();
         for (const Entity& e : d.ents) ents.emplace_back(e.start, e.length, e.label, e.conf);
         const auto ent_vec = fbb.CreateVectorOfStructs(ents);

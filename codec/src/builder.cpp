@@ -95,7 +95,11 @@ TokenBuilder& TokenBuilder::conf(float c) {
         if (!in_unit_range(c))
             return void(refuse(Errc::content_confidence_out_of_range, b_->path("tokens", i_) + ".conf",
                                "a confidence must be in [0, 1]"));
-        detail::build(b_->last()).token_rows().conf[i_] = c;
+        auto list = detail::build(b_->last());
+        if (float* rows = list.token_rows().conf)
+            rows[i_] = c;
+        else if (c != 1.0f)  // 1.0 is what a list without confidences reads
+            list.conf_rows()[i_] = c;
     });
     return *this;
 }
@@ -180,7 +184,7 @@ std::size_t DocBuilder::add_token(std::size_t byte_start, std::size_t byte_lengt
     for (StringId* column : t.attrs) column[i] = 0;
     t.head[i] = static_cast<std::int32_t>(i);
     t.sent[i] = Sentence::unset;
-    t.conf[i] = 1.0f;
+    if (t.conf) t.conf[i] = 1.0f;
     byte_end_ = byte_start + byte_length;
     unit_end_ = start + *units;
     return i;

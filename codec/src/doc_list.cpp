@@ -14,11 +14,17 @@ namespace ond {
 bool detail::error_pending() noexcept { return detail::faulted(); }
 
 void TokenColumns::resize(std::size_t n) {
-    detail::for_each_token_column(*this, [n](auto& column) { column.resize(n); });
+    const bool keeps_conf = !conf.empty();
+    detail::for_each_token_column(*this, [this, n, keeps_conf](auto& column) {
+        if (static_cast<const void*>(&column) != &conf || keeps_conf) column.resize(n);
+    });
 }
 
 void TokenColumns::reserve(std::size_t n) {
-    detail::for_each_token_column(*this, [n](auto& column) { column.reserve(n); });
+    const bool keeps_conf = !conf.empty();
+    detail::for_each_token_column(*this, [this, n, keeps_conf](auto& column) {
+        if (static_cast<const void*>(&column) != &conf || keeps_conf) column.reserve(n);
+    });
 }
 
 // ---- DocSlice ----------------------------------------------------------------------------------
@@ -37,7 +43,10 @@ Doc DocSlice::to_doc() const {
     for (std::size_t c = 0; c < token_column_count; ++c) t.attrs[c].assign(tokens.attrs[c].begin(), tokens.attrs[c].end());
     t.head.assign(tokens.head.begin(), tokens.head.end());
     t.sent.assign(tokens.sent.begin(), tokens.sent.end());
-    t.conf.assign(tokens.conf.begin(), tokens.conf.end());
+    if (const float* c = tokens.conf.stored())
+        t.conf.assign(c, c + tokens.size());
+    else
+        t.conf.assign(tokens.size(), 1.0f);
     d.has_ents = has_ents;
     d.ents.assign(ents.begin(), ents.end());
     d.has_cats = has_cats;
@@ -69,9 +78,20 @@ void DocList::close_text(std::uint32_t utf16_length) noexcept {
 DocList::TokenRows DocList::token_rows() noexcept {
     const std::size_t b = docs_.back().tokens.begin;
     TokenRows r{tokens_.start.data() + b, tokens_.length.data() + b, {}, tokens_.head.data() + b,
-                tokens_.sent.data() + b, tokens_.conf.data() + b};
+                tokens_.sent.data() + b, tokens_.conf.empty() ? nullptr : tokens_.conf.data() + b};
     for (std::size_t c = 0; c < token_column_count; ++c) r.attrs[c] = tokens_.attrs[c].data() + b;
     return r;
+}
+
+void DocList::keep_conf() {
+    if (!tokens_.conf.empty()) return;
+    tokens_.conf.resize(tokens_.size());
+    std::fill(tokens_.conf.begin(), tokens_.conf.end(), 1.0f);
+}
+
+float* DocList::conf_rows() {
+    keep_conf();
+    return tokens_.conf.data() + docs_.back().tokens.begin;
 }
 
 DocList::TokenRows DocList::resize_tokens(std::size_t n) {
@@ -177,7 +197,9 @@ void DocList::push_back(const Doc& d) {
     for (std::size_t c = 0; c < token_column_count; ++c) std::copy_n(t.attrs[c].begin(), n, r.attrs[c]);
     std::copy_n(t.head.begin(), n, r.head);
     std::copy_n(t.sent.begin(), n, r.sent);
-    std::copy_n(t.conf.begin(), n, r.conf);
+    // Confidences of 1.0 need no column: one is made at the first other value.
+    if (r.conf || std::any_of(t.conf.begin(), t.conf.end(), [](float c) { return c != 1.0f; }))
+        std::copy_n(t.conf.begin(), n, conf_rows());
     set_has_ents(d.has_ents || !d.ents.empty());  // one fact: entities mean the annotation is there
     for (const Entity& x : d.ents) add_entity(x);
     set_has_cats(d.has_cats || !d.cats.empty());
@@ -302,6 +324,8 @@ void DocList::set_conf(std::size_t doc, std::size_t token, float conf) {
     const std::uint64_t r = row(doc, token);
     check_unit(conf, Errc::content_confidence_out_of_range, at(doc, "tokens", token) + ".conf");
     OND_BAIL();
+    if (tokens_.conf.empty() && conf == 1.0f) return;  // what it reads already
+    keep_conf();
     tokens_.conf[r] = conf;
 }
 

@@ -19,6 +19,7 @@ public:
     void close_text(std::uint32_t utf16_length) noexcept { l_->close_text(utf16_length); }
     TokenRows resize_tokens(std::size_t n) { return l_->resize_tokens(n); }
     TokenRows token_rows() noexcept { return l_->token_rows(); }
+    float* conf_rows() { return l_->conf_rows(); }
     void set_has_ents(bool v) noexcept { l_->set_has_ents(v); }
     void add_entity(const Entity& e) { l_->add_entity(e); }
     void set_has_cats(bool v) noexcept { l_->set_has_cats(v); }

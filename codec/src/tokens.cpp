@@ -66,8 +66,9 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
                  std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(n_offset, sec.offset() - n_offset, "tokens.count", std::to_string(n));
     [[maybe_unused]] TokenRows t{};
-    // Every column is written below for each of the n tokens (the confidences under mode 0
-    // too), so the container's columns are only grown (never zero-filled) for them.
+    // Every column is written below for each of the n tokens (the confidences, when the list
+    // keeps them, under mode 0 too), so the container's columns are only grown (never
+    // zero-filled) for them.
     if constexpr (M::build) t = build(out).resize_tokens(n);
 
     // Spans: gap from the previous end, then length; both in UTF-16 code units.
@@ -219,12 +220,14 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         return fail(Errc::tokens_bad_confidence_mode, mode_offset, "confidence mode " + std::to_string(mode) + " (must be 0 or 1)");
     if constexpr (M::trace)
         tr->field(mode_offset, 1, "tokens.confidence-mode", mode == 0 ? "0 (all 1.0)" : "1 (one float per token)");
+    // Mode 0 writes nothing where the list keeps no confidences (they read as 1.0).
     if constexpr (M::build)
-        if (mode == 0) std::fill_n(t.conf, n, 1.0f);
+        if (mode == 0 && t.conf) std::fill_n(t.conf, n, 1.0f);
     if (mode == 1) {
         const std::uint64_t conf_offset = sec.offset();
         const std::uint8_t* p = sec.bytes(4ull * n);
         OND_BAIL({});
+        if constexpr (M::build) t.conf = build(out).conf_rows();
         for (std::uint32_t i = 0; i < n; ++i) {
             float f;
             std::memcpy(&f, p + 4ull * i, 4);  // little-endian host (checked in header.cpp)

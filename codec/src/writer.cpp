@@ -86,7 +86,7 @@ bool scan_tokens(const Rules& r, const TokenSlice& t, std::uint64_t text_units, 
     const std::uint32_t* length = t.length.data();
     const std::int32_t* head = t.head.data();
     const Sentence* sent = t.sent.data();
-    const float* conf = t.conf.data();
+    const float* conf = t.conf.stored();  // nullptr: every one is 1.0
     // The text's length fits 32 bits (Checker::text refused it otherwise). An end past 2^32
     // wraps, and is caught by its wrapping; a gap after it is then never used.
     const auto text_len = static_cast<std::uint32_t>(text_units);
@@ -112,7 +112,7 @@ bool scan_tokens(const Rules& r, const TokenSlice& t, std::uint64_t text_units, 
     std::uint8_t bad_sent = 0;
     for (std::size_t i = 0; i < n; ++i) bad_sent |= static_cast<std::uint8_t>(static_cast<std::uint8_t>(sent[i]) > 2);
     std::uint32_t not_one = 0;
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; conf && i < n; ++i) {
         const float f = conf[i];
         bad |= std::uint32_t{!(f >= 0.0f)} | std::uint32_t{!(f <= 1.0f)};
         std::uint32_t bits;
@@ -451,7 +451,12 @@ void write_tokens(Out& o, const DocSlice& d, const DocPlan& plan, const Table& t
     o.varint_run(n, [&](std::size_t i) { return zigzag(static_cast<std::uint32_t>(head[i]), static_cast<std::uint32_t>(i)); });
     o.sentences(tk.sent.data(), n);
     o.u8(plan.all_one ? 0 : 1);
-    if (!plan.all_one) o.bytes(tk.conf.data(), 4 * std::size_t{n});  // little-endian host
+    if (!plan.all_one) {
+        if (const float* conf = tk.conf.stored())
+            o.bytes(conf, 4 * std::size_t{n});  // little-endian host
+        else
+            for (std::uint32_t i = 0; i < n; ++i) o.f32(1.0f);  // mode 1 by a switched-off W4
+    }
 }
 
 void write_doc(Out& o, const Rules& r, const DocSlice& d, const DocPlan& plan, const Table& t) {

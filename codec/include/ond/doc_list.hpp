@@ -91,12 +91,36 @@ struct TokenColumns {
     std::array<Column<StringId>, token_column_count> attrs;
     Column<std::int32_t> head;  // token index within the document
     Column<Sentence> sent;
+    // A value per row, or none at all: a list keeps no confidences until one of its tokens has
+    // one other than 1.0 (4 bytes a token saved), and every confidence is 1.0 while it is empty.
+    // conf_at reads either way.
     Column<float> conf;
 
     std::size_t size() const noexcept { return start.size(); }
-    void resize(std::size_t n);  // new rows are left unset (default-initialised)
+    float conf_at(std::size_t row) const noexcept { return conf.empty() ? 1.0f : conf[row]; }
+    void resize(std::size_t n);  // new rows are left unset (default-initialised); conf only when kept
     void reserve(std::size_t n);
     std::size_t capacity() const noexcept { return start.capacity(); }
+};
+
+// One document's confidences, read-only: size() values, each 1.0 when its list keeps none
+// (TokenColumns::conf), so conf[i] reads alike either way.
+class Confidences {
+public:
+    Confidences() = default;
+    Confidences(const float* stored, std::size_t n) noexcept : p_(stored), n_(n) {}
+    std::size_t size() const noexcept { return n_; }
+    bool empty() const noexcept { return n_ == 0; }
+    float operator[](std::size_t i) const noexcept { return p_ ? p_[i] : 1.0f; }
+    // The values as stored, or nullptr when none is (every one is 1.0).
+    const float* stored() const noexcept { return p_; }
+    using iterator = detail::SubscriptIterator<Confidences, float>;
+    iterator begin() const noexcept { return iterator(this, 0); }
+    iterator end() const noexcept { return iterator(this, n_); }
+
+private:
+    const float* p_ = nullptr;
+    std::size_t n_ = 0;
 };
 
 // One document's tokens as read-only spans into its container's columns:
@@ -106,7 +130,7 @@ struct TokenSlice {
     std::array<std::span<const StringId>, token_column_count> attrs;
     std::span<const std::int32_t> head;
     std::span<const Sentence> sent;
-    std::span<const float> conf;
+    Confidences conf;
 
     std::size_t size() const noexcept { return start.size(); }
     std::span<const StringId> column(TokenColumn c) const noexcept { return attrs[static_cast<std::size_t>(c)]; }
@@ -170,7 +194,7 @@ struct TokenRows {
     std::array<StringId*, token_column_count> attrs;
     std::int32_t* head;
     Sentence* sent;
-    float* conf;
+    float* conf;  // nullptr while the list keeps no confidences (DocListBuild::conf_rows makes them)
 };
 }  // namespace detail
 
@@ -270,6 +294,10 @@ private:
     // Sets the last document's token count to n (new rows unset) and returns its rows' columns.
     TokenRows resize_tokens(std::size_t n);
     TokenRows token_rows() noexcept;  // the last document's, as they are
+    // The last document's confidences, the list's column made first (1.0 for every row) when
+    // it kept none.
+    float* conf_rows();
+    void keep_conf();  // makes the confidence column (1.0 for every row) if the list kept none
     void set_has_ents(bool v) noexcept { docs_.back().has_ents = v; }
     void add_entity(const Entity& e);
     void set_has_cats(bool v) noexcept { docs_.back().has_cats = v; }
@@ -345,7 +373,7 @@ inline DocSlice DocList::operator[](std::size_t i) const& noexcept {
     const Entry& e = docs_[i];
     const std::size_t b = e.tokens.begin, n = e.tokens.count;
     TokenSlice t{{tokens_.start.data() + b, n}, {tokens_.length.data() + b, n}, {}, {tokens_.head.data() + b, n},
-                 {tokens_.sent.data() + b, n}, {tokens_.conf.data() + b, n}};
+                 {tokens_.sent.data() + b, n}, Confidences(tokens_.conf.empty() ? nullptr : tokens_.conf.data() + b, n)};
     for (std::size_t c = 0; c < token_column_count; ++c) t.attrs[c] = {tokens_.attrs[c].data() + b, n};
     return DocSlice{std::string_view(text_).substr(e.text.begin, e.text.count),
                     e.text_utf16_length,

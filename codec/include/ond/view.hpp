@@ -63,7 +63,7 @@ public:
     bool is_root() const noexcept { return head_index() == i_; }
     Sentence sent() const noexcept { return cols_->sent[row_]; }
     bool starts_sentence() const noexcept { return sent() == Sentence::start; }
-    float conf() const noexcept { return cols_->conf[row_]; }
+    float conf() const noexcept { return cols_->conf_at(row_); }
 
 private:
     const TokenColumns* cols_;
