@@ -79,6 +79,35 @@ class ReportJson(unittest.TestCase):
         self.assertIn("### Targets (issues 7, 16 and 26)", r.stdout)
         self.assertIn("| a | protobuf_serialize | 400.0 | 8.00 | 2.0 MiB | 1.25 |", r.stdout)
 
+    def test_parallel_goal_is_judged_on_the_larger_bin(self):
+        # The same results with "a20" runs added: its ratio is judged (18 against 10 ms: 1.8x;
+        # ceiling 2 x 18 / 19 = 1.89x, share 95 %), and (a)'s 1.6x is shown beside it only.
+        with open(CANNED, encoding="utf-8") as f:
+            data = json.load(f)
+        times = {"parallel_decode": (18.0, 10.0), "parallel_ceiling": (18.0, 19.0)}
+        for what, (one, two) in times.items():
+            for threads, t in ((1, one), (2, two)):
+                name = f"ours/{what}/a20/nocrc/threads:{threads}/real_time"
+                data["benchmarks"].append({"name": name, "run_name": name, "run_type": "iteration", "iterations": 1,
+                                           "real_time": t, "cpu_time": t, "time_unit": "ms", "tokens/s": 1.0,
+                                           "bytes_per_second": 1.0, "in_bytes": 20 * 1048576, "peak_alloc": 0})
+        with tempfile.TemporaryDirectory() as tmp:
+            results, out = os.path.join(tmp, "results.json"), os.path.join(tmp, "targets.json")
+            with open(results, "w", encoding="utf-8") as f:
+                json.dump(data, f)
+            r = subprocess.run([sys.executable, REPORT, results, "--json", out], capture_output=True, text=True,
+                               check=False)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out, encoding="utf-8") as f:
+                got = {t["name"]: t for t in json.load(f)["targets"]}
+        self.assertNotIn("parallel decode (a): 2 threads / 1 thread", got)
+        ratio = got["parallel decode (a20): 2 threads / 1 thread"]
+        self.assertAlmostEqual(ratio["measured"], 1.8, places=9)
+        self.assertIs(ratio["met"], True)
+        share = got["parallel decode (a20): share of the machine's 2-thread ceiling"]
+        self.assertAlmostEqual(share["measured"], 1.8 / (2 * 18.0 / 19.0) * 100, places=9)
+        self.assertIn("| parallel decode (a20): 2 threads / 1 thread | 1.80x (on (a): 1.60x) | >= 1.8x | met |", r.stdout)
+
 
 if __name__ == "__main__":
     unittest.main()
