@@ -153,8 +153,9 @@ def compute_targets(runs, kinds):
         # Wall time: a BinIndex and its records decoded by 1 thread, then by 2 (issue 26).
         r = parallel_ratio(k, "parallel_decode")
         display = f"{r:.2f}x"
-        for other in (o for o in timed if o not in judged):
-            display += f" (on ({other}): {parallel_ratio(other, 'parallel_decode'):.2f}x)"
+        others = [f"({o}) {parallel_ratio(o, 'parallel_decode'):.2f}x" for o in timed if o not in judged]
+        if others:
+            display += " (on " + ", ".join(others) + ")"
         target(f"parallel decode ({k}): 2 threads / 1 thread", r, "x", ">=", 1.8, display, ">= 1.8x")
         # What two threads can give on this machine at all: two whole independent decodes
         # against one (2 x the work). Shared cores or memory put it below 2; the decode's

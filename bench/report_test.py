@@ -106,7 +106,7 @@ class ReportJson(unittest.TestCase):
         self.assertIs(ratio["met"], True)
         share = got["parallel decode (a20): share of the machine's 2-thread ceiling"]
         self.assertAlmostEqual(share["measured"], 1.8 / (2 * 18.0 / 19.0) * 100, places=9)
-        self.assertIn("| parallel decode (a20): 2 threads / 1 thread | 1.80x (on (a): 1.60x) | >= 1.8x | met |", r.stdout)
+        self.assertIn("| parallel decode (a20): 2 threads / 1 thread | 1.80x (on (a) 1.60x) | >= 1.8x | met |", r.stdout)
 
 
 if __name__ == "__main__":
