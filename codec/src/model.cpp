@@ -13,6 +13,8 @@ namespace ond {
 
 StringStore::StringStore() : offsets_{0, 0}, id_(fresh_id()) {}
 
+std::string_view detail::store_bytes(const StringStore& s) noexcept { return s.bytes_; }
+
 std::uint64_t StringStore::fresh_id() noexcept {
     static std::atomic<std::uint64_t> last{0};
     return last.fetch_add(1, std::memory_order_relaxed) + 1;

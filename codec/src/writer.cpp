@@ -14,6 +14,7 @@
 
 #include "ond/unicode.hpp"
 #include "ond/writer.hpp"
+#include "ascii.hpp"
 #include "fault.hpp"
 #include "sections.hpp"
 #include "write_limits.hpp"
@@ -518,6 +519,8 @@ void encode_append(const Container& c, std::vector<std::byte>& out) {
     check.container();
     OND_BAIL();
     Table table(c.strings, r);
+    // Every token's six ids could each be a first use; labels are few next to them.
+    table.reserve(token_column_count * c.docs.token_columns().size() + 64);
     std::vector<DocPlan> plans(c.docs.size());
     for (std::size_t i = 0; i < c.docs.size(); ++i) {
         plan_doc(r, c.docs[i], i, check, table, plans[i]);

@@ -29,6 +29,12 @@ namespace ond {
 
 using StringId = std::uint32_t;  // index into a StringStore; 0 is the empty string ("not set")
 
+class StringStore;
+namespace detail {
+// Every string of the store back to back (the writer checks them for ASCII in one pass).
+std::string_view store_bytes(const StringStore& s) noexcept;
+}  // namespace detail
+
 // Interned strings of one container, stored back to back in one buffer.
 // A store made by the reader is the container's string table as read (duplicates and all), so
 // compare strings by value (`view`), never by id, across stores or for non-canonical input.
@@ -111,6 +117,7 @@ public:
     }
 
 private:
+    friend std::string_view detail::store_bytes(const StringStore& s) noexcept;
     static std::uint64_t fresh_id() noexcept;
     void inherit(const StringStore& source) noexcept;  // records source's ids as shared
     StringId push(std::string_view wtf8);                // append() without clearing distinct_
