@@ -35,7 +35,7 @@ RawString read_string(Cursor& c, const std::uint8_t* ascii_before) {
     s.data = c.bytes(size);
     OND_BAIL({});
     s.size = size;
-    if (!s.utf16 && s.data + size > ascii_before) {
+    if (!s.utf16 && !(ascii_before && s.data + size <= ascii_before)) {  // both in the section when set
         // Most strings are short and ASCII: one 8-byte load from the string's start checks them
         // when its section holds those 8 bytes (those past the string are masked off).
         if (size <= 8 && c.remaining() >= 8 - size) {
