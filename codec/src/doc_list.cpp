@@ -13,18 +13,23 @@ namespace ond {
 
 bool detail::error_pending() noexcept { return detail::faulted(); }
 
-void TokenColumns::resize(std::size_t n) {
-    const bool keeps_conf = !conf.empty();
-    detail::for_each_token_column(*this, [this, n, keeps_conf](auto& column) {
-        if (static_cast<const void*>(&column) != &conf || keeps_conf) column.resize(n);
+namespace {
+// Every column the list keeps: the confidences only once they are stored (TokenColumns::conf).
+template <class F>
+void for_each_kept_column(TokenColumns& t, F&& f) {
+    const bool keeps_conf = !t.conf.empty();
+    detail::for_each_token_column(t, [&](auto& column) {
+        if (static_cast<const void*>(&column) != &t.conf || keeps_conf) f(column);
     });
+}
+}  // namespace
+
+void TokenColumns::resize(std::size_t n) {
+    for_each_kept_column(*this, [n](auto& column) { column.resize(n); });
 }
 
 void TokenColumns::reserve(std::size_t n) {
-    const bool keeps_conf = !conf.empty();
-    detail::for_each_token_column(*this, [this, n, keeps_conf](auto& column) {
-        if (static_cast<const void*>(&column) != &conf || keeps_conf) column.reserve(n);
-    });
+    for_each_kept_column(*this, [n](auto& column) { column.reserve(n); });
 }
 
 // ---- DocSlice ----------------------------------------------------------------------------------

@@ -14,7 +14,6 @@
 
 #include "ond/unicode.hpp"
 #include "ond/writer.hpp"
-#include "ascii.hpp"
 #include "fault.hpp"
 #include "sections.hpp"
 #include "write_limits.hpp"
