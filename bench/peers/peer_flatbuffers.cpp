@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <span>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "../bench_common.hpp"
@@ -29,9 +30,16 @@ std::vector<std::uint8_t> build(const Container& c) {
         const auto u32 = [&](std::span<const std::uint32_t> v) { return fbb.CreateVector(v.data(), v.size()); };
         const auto text = fbb.CreateString(d.text.data(), d.text.size());
         const auto start = u32(t.start), length = u32(t.length);
-        const auto norm = u32(t.column(TokenColumn::norm)), lemma = u32(t.column(TokenColumn::lemma));
-        const auto pos = u32(t.column(TokenColumn::pos)), tag = u32(t.column(TokenColumn::tag));
-        const auto dep = u32(t.column(TokenColumn::dep)), morph = u32(t.column(TokenColumn::morph));
+        // An id column as FlatBuffers' uint32 vector, whatever width the model stores it in.
+        const auto ids = [&](Ids v) {
+            return v.visit([&](auto s) {
+                if constexpr (std::is_same_v<typename decltype(s)::value_type, std::uint32_t>) return u32(s);
+                else return fbb.CreateVector<std::uint32_t>(s.size(), [&](std::size_t i) { return std::uint32_t{s[i]}; });
+            });
+        };
+        const auto norm = ids(t.column(TokenColumn::norm)), lemma = ids(t.column(TokenColumn::lemma));
+        const auto pos = ids(t.column(TokenColumn::pos)), tag = ids(t.column(TokenColumn::tag));
+        const auto dep = ids(t.column(TokenColumn::dep)), morph = ids(t.column(TokenColumn::morph));
         const auto head = fbb.CreateVector(t.head.data(), t.head.size());
         static_assert(sizeof(Sentence) == 1);
         const auto sent = fbb.CreateVector(reinterpret_cast<const std::uint8_t*>(t.sent.data()), t.sent.size());

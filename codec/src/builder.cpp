@@ -71,7 +71,7 @@ DocList& DocBuilder::last() {
 TokenBuilder& TokenBuilder::attr(TokenColumn c, std::string_view value) {
     b_->run([&] {
         const StringId id = b_->intern(value);
-        detail::build(b_->last()).token_rows().attrs[static_cast<std::size_t>(c)][i_] = id;
+        detail::build(b_->last()).set_attr(i_, c, id);
     });
     return *this;
 }
@@ -181,7 +181,8 @@ std::size_t DocBuilder::add_token(std::size_t byte_start, std::size_t byte_lengt
     const detail::TokenRows t = detail::build(last()).resize_tokens(i + 1);
     t.start[i] = static_cast<std::uint32_t>(start);
     t.length[i] = static_cast<std::uint32_t>(*units);
-    for (StringId* column : t.attrs) column[i] = 0;
+    for (std::size_t c = 0; c < token_column_count; ++c)
+        t.wide_attrs[c] ? void(t.wide_attrs[c][i] = 0) : void(t.narrow_attrs[c][i] = 0);
     t.head[i] = static_cast<std::int32_t>(i);
     t.sent[i] = Sentence::unset;
     if (t.conf) t.conf[i] = 1.0f;

@@ -45,7 +45,8 @@ Doc DocSlice::to_doc() const {
     Tokens& t = d.tokens;
     t.start.assign(tokens.start.begin(), tokens.start.end());
     t.length.assign(tokens.length.begin(), tokens.length.end());
-    for (std::size_t c = 0; c < token_column_count; ++c) t.attrs[c].assign(tokens.attrs[c].begin(), tokens.attrs[c].end());
+    for (std::size_t c = 0; c < token_column_count; ++c)
+        tokens.attrs[c].visit([&](auto ids) { t.attrs[c].assign(ids.begin(), ids.end()); });
     t.head.assign(tokens.head.begin(), tokens.head.end());
     t.sent.assign(tokens.sent.begin(), tokens.sent.end());
     if (const float* c = tokens.conf.stored())
@@ -82,10 +83,21 @@ void DocList::close_text(std::uint32_t utf16_length) noexcept {
 
 DocList::TokenRows DocList::token_rows() noexcept {
     const std::size_t b = docs_.back().tokens.begin;
-    TokenRows r{tokens_.start.data() + b, tokens_.length.data() + b, {}, tokens_.head.data() + b,
+    TokenRows r{tokens_.start.data() + b, tokens_.length.data() + b, {}, {}, tokens_.head.data() + b,
                 tokens_.sent.data() + b, tokens_.conf.empty() ? nullptr : tokens_.conf.data() + b};
-    for (std::size_t c = 0; c < token_column_count; ++c) r.attrs[c] = tokens_.attrs[c].data() + b;
+    for (std::size_t c = 0; c < token_column_count; ++c) {
+        r.narrow_attrs[c] = tokens_.attrs[c].narrow_rows(b);
+        r.wide_attrs[c] = tokens_.attrs[c].wide_rows(b);
+    }
     return r;
+}
+
+void DocList::fit_ids(StringId max) {
+    for (IdColumn& column : tokens_.attrs) column.fit(max);
+}
+
+void DocList::set_attr_row(std::size_t token, TokenColumn c, StringId id) {
+    tokens_.attrs[static_cast<std::size_t>(c)].set(docs_.back().tokens.begin + token, id);
 }
 
 void DocList::keep_conf() {
@@ -199,7 +211,7 @@ void DocList::push_back(const Doc& d) {
     TokenRows r = resize_tokens(n);
     std::copy_n(t.start.begin(), n, r.start);
     std::copy_n(t.length.begin(), n, r.length);
-    for (std::size_t c = 0; c < token_column_count; ++c) std::copy_n(t.attrs[c].begin(), n, r.attrs[c]);
+    for (std::size_t c = 0; c < token_column_count; ++c) tokens_.attrs[c].assign(docs_.back().tokens.begin, t.attrs[c]);
     std::copy_n(t.head.begin(), n, r.head);
     std::copy_n(t.sent.begin(), n, r.sent);
     // Confidences of 1.0 need no column: one is made at the first other value.
@@ -305,7 +317,7 @@ void DocList::set_attr(std::size_t doc, std::size_t token, TokenColumn c, String
     const std::uint64_t r = row(doc, token);
     check_id(id, at(doc, "tokens", token) + "." + token_column_names[static_cast<std::size_t>(c)]);
     OND_BAIL();
-    tokens_.attrs[static_cast<std::size_t>(c)][r] = id;
+    tokens_.attrs[static_cast<std::size_t>(c)].set(r, id);
 }
 
 void DocList::set_head(std::size_t doc, std::size_t token, std::size_t head) {

@@ -20,6 +20,10 @@ public:
     TokenRows resize_tokens(std::size_t n) { return l_->resize_tokens(n); }
     TokenRows token_rows() noexcept { return l_->token_rows(); }
     float* conf_rows() { return l_->conf_rows(); }
+    // Before resize_tokens: every id column takes ids up to max (a reader's table count).
+    void fit_ids(StringId max) { l_->fit_ids(max); }
+    // Sets the last document's token `token` (a row that exists), the column widened if need be.
+    void set_attr(std::size_t token, TokenColumn c, StringId id) { l_->set_attr_row(token, c, id); }
     void set_has_ents(bool v) noexcept { l_->set_has_ents(v); }
     void add_entity(const Entity& e) { l_->add_entity(e); }
     void set_has_cats(bool v) noexcept { l_->set_has_cats(v); }

@@ -161,7 +161,7 @@ TEST(DocList, TheLastDocumentGrowsInPlaceGroupByGroup) {
     for (std::uint32_t i = 0; i < 2; ++i) {
         rows.start[i] = 2 * i;
         rows.length[i] = 1;
-        for (StringId* col : rows.attrs) col[i] = 0;
+        for (std::uint16_t* col : rows.narrow_attrs) col[i] = 0;  // a DocList on its own starts narrow
         rows.head[i] = static_cast<std::int32_t>(i);
         rows.sent[i] = Sentence::unset;
         rows.conf[i] = 1.0f;

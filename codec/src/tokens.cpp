@@ -49,6 +49,10 @@ inline void read_indexes(const VarintKernels& fast, Cursor& sec, const TableView
         if (dst) dst[i] = idx;
     }
 }
+// Ids that fit in 2 bytes (DocListBuild::fit_ids made the columns narrow only then), narrowed.
+inline void narrow_ids(const StringId* ids, std::size_t m, std::uint16_t* out) noexcept {
+    std::transform(ids, ids + m, out, [](StringId id) { return static_cast<std::uint16_t>(id); });
+}
 }  // namespace
 
 template <class M>
@@ -69,7 +73,10 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     // Every column is written below for each of the n tokens (the confidences, when the list
     // keeps them, under mode 0 too), so the container's columns are only grown (never
     // zero-filled) for them.
-    if constexpr (M::build) t = build(out).resize_tokens(n);
+    if constexpr (M::build) {
+        build(out).fit_ids(table.count());  // every index is at most the count: 2 bytes an id if it fits
+        t = build(out).resize_tokens(n);
+    }
 
     // Spans: gap from the previous end, then length; both in UTF-16 code units.
     // Outside InspectMode each loop first takes the fast path (varint_bulk.hpp, at the level
@@ -121,11 +128,30 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
             StringId flat[flat_indexes_max];
             read_indexes(fast, sec, table, flat, total);
             OND_BAIL({});
-            for (std::size_t c = 0; c < token_column_count; ++c) std::copy_n(flat + c * n, n, t.attrs[c]);
+            // The narrow columns' ids: narrowed in one pass (one short tail, not six), then copied out.
+            if (std::any_of(t.wide_attrs.begin(), t.wide_attrs.end(), [](const StringId* w) { return !w; })) {
+                std::uint16_t flat16[flat_indexes_max];
+                narrow_ids(flat, total, flat16);
+                for (std::size_t c = 0; c < token_column_count; ++c)
+                    if (!t.wide_attrs[c]) std::memcpy(t.narrow_attrs[c], flat16 + c * n, 2 * std::size_t{n});
+            }
+            for (std::size_t c = 0; c < token_column_count; ++c)
+                if (t.wide_attrs[c]) std::copy_n(flat + c * n, n, t.wide_attrs[c]);
         } else {
             for (std::size_t c = 0; c < token_column_count; ++c) {
-                read_indexes(fast, sec, table, t.attrs[c], n);
-                OND_BAIL({});
+                if (t.wide_attrs[c]) {
+                    read_indexes(fast, sec, table, t.wide_attrs[c], n);
+                    OND_BAIL({});
+                    continue;
+                }
+                // A narrow column: read through the stack buffer, a block at a time.
+                StringId block[flat_indexes_max];
+                for (std::size_t i = 0; i < n; i += flat_indexes_max) {
+                    const std::size_t m = std::min<std::size_t>(flat_indexes_max, n - i);
+                    read_indexes(fast, sec, table, block, m);
+                    OND_BAIL({});
+                    narrow_ids(block, m, t.narrow_attrs[c] + i);
+                }
             }
         }
     } else {

@@ -127,7 +127,8 @@ bool scan_tokens(const Rules& r, const TokenSlice& t, std::uint64_t text_units, 
 
 // Adds the lengths of ids[0..n) to `bytes`, one at a time and in order through Table::use,
 // numbering each first use; false when a string is refused (or an id is outside the store).
-bool first_uses(Table& table, const StringId* ids, std::size_t n, std::uint64_t& bytes) {
+template <class Id>
+bool first_uses(Table& table, const Id* ids, std::size_t n, std::uint64_t& bytes) {
     for (std::size_t i = 0; i < n; ++i) {
         const Code c = table.use(ids[i]);
         if (c == Table::none) return false;
@@ -153,18 +154,22 @@ std::uint64_t use_attrs(const Rules& r, Table& table, const TokenSlice& t) {
     const std::size_t store = table.store_size();
     static_assert(8 * 5 < Table::unused);
     std::uint64_t bytes = 0;
-    for (const auto& col : t.attrs) {
-        const StringId* ids = col.data();
-        for (std::size_t i = 0; i < n; i += 8) {
-            const std::size_t m = n - i < 8 ? n - i : 8;  // the last block may be short
-            std::uint32_t block = 0;
-            for (std::size_t k = 0; k < m; ++k) block += lengths[std::min<std::size_t>(ids[i + k], store)];
-            if (block < Table::unused) [[likely]] {
-                bytes += block;
-                continue;
+    for (const Ids& col : t.attrs) {
+        const bool ok = col.visit([&](auto column) {  // 2 or 4 bytes an id (IdColumn)
+            const auto* ids = column.data();
+            for (std::size_t i = 0; i < n; i += 8) {
+                const std::size_t m = n - i < 8 ? n - i : 8;  // the last block may be short
+                std::uint32_t block = 0;
+                for (std::size_t k = 0; k < m; ++k) block += lengths[std::min<std::size_t>(ids[i + k], store)];
+                if (block < Table::unused) [[likely]] {
+                    bytes += block;
+                    continue;
+                }
+                if (!first_uses(table, ids + i, m, bytes)) return false;
             }
-            if (!first_uses(table, ids + i, m, bytes)) return fault;
-        }
+            return true;
+        });
+        if (!ok) return fault;
     }
     return bytes;
 }
@@ -349,7 +354,8 @@ public:
     // code_length() are kept: a store that may run past the run's end is safe only while at
     // least 7 bytes follow the value's first byte in the container, so the values that cannot
     // promise it (`after`: bytes sure to follow the run) are copied byte by byte.
-    void code_run(const Code* codes, const StringId* ids, std::size_t n, std::size_t after) noexcept {
+    template <class Id>
+    void code_run(const Code* codes, const Id* ids, std::size_t n, std::size_t after) noexcept {
         std::uint8_t* p = p_;
         const std::size_t wide = n + after >= 7 ? n + after - 7 : 0;  // values i < wide have 7 bytes after them
         std::size_t i = 0;
@@ -446,7 +452,7 @@ void write_tokens(Out& o, const DocSlice& d, const DocPlan& plan, const Table& t
     o.span_run(start, length, n);
     // Each attribute run is followed by at least the heads (n bytes), the sentences and the mode.
     const std::size_t after_attrs = std::size_t{n} + 2;
-    for (const auto& col : tk.attrs) o.code_run(t.codes(), col.data(), n, after_attrs);
+    for (const Ids& col : tk.attrs) col.visit([&](auto ids) { o.code_run(t.codes(), ids.data(), n, after_attrs); });
     const std::int32_t* head = tk.head.data();
     o.varint_run(n, [&](std::size_t i) { return zigzag(static_cast<std::uint32_t>(head[i]), static_cast<std::uint32_t>(i)); });
     o.sentences(tk.sent.data(), n);

@@ -14,65 +14,12 @@
 #include <utility>
 #include <vector>
 
+#include "ond/column.hpp"
 #include "ond/doc.hpp"
 
 namespace ond {
 
 namespace detail {
-// What the ranges' iterators share (here and in ond/view.hpp): an index that ++ steps and ==
-// compares. Each iterator adds only what operator* makes of it.
-template <class Iterator>
-class IndexStep {
-public:
-    using difference_type = std::ptrdiff_t;
-    Iterator& operator++() noexcept {
-        ++i_;
-        return static_cast<Iterator&>(*this);
-    }
-    Iterator operator++(int) noexcept {
-        Iterator old = static_cast<Iterator&>(*this);
-        ++i_;
-        return old;
-    }
-    bool operator==(const IndexStep& o) const noexcept { return i_ == o.i_; }
-
-protected:
-    IndexStep() = default;
-    explicit IndexStep(std::size_t i) noexcept : i_(i) {}
-    std::size_t i_ = 0;
-};
-
-// An iterator over what a parent's operator[] makes on the fly.
-template <class Parent, class Value>
-class SubscriptIterator : public IndexStep<SubscriptIterator<Parent, Value>> {
-public:
-    using value_type = Value;
-    SubscriptIterator() = default;
-    SubscriptIterator(const Parent* p, std::size_t i) noexcept : IndexStep<SubscriptIterator>(i), p_(p) {}
-    Value operator*() const noexcept { return (*p_)[this->i_]; }
-
-private:
-    const Parent* p_ = nullptr;
-};
-}  // namespace detail
-
-namespace detail {
-// The allocator of the container-wide columns: growing one default-initialises, so the
-// readers' resize to a record's token count does not zero-fill bytes they write next.
-template <class T>
-struct DefaultInitAllocator : std::allocator<T> {
-    using value_type = T;
-    template <class U>
-    struct rebind { using other = DefaultInitAllocator<U>; };
-    DefaultInitAllocator() = default;
-    template <class U>
-    DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
-    template <class U>
-    void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) { ::new (static_cast<void*>(p)) U; }
-    template <class U, class... Args>
-    void construct(U* p, Args&&... args) { ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...); }
-};
-
 // True when a call on this thread raised an ond::Error that a non-throwing form has not taken
 // yet: only in the library built without exceptions (ond::codec_noexcept), where a failed
 // call returns instead of throwing; always false in ond::codec. For this header's inline
@@ -80,15 +27,13 @@ struct DefaultInitAllocator : std::allocator<T> {
 bool error_pending() noexcept;
 }  // namespace detail
 
-template <class T>
-using Column = std::vector<T, detail::DefaultInitAllocator<T>>;
-
 // The token columns of every document of a container, back to back: document d's tokens are
 // rows [begin, begin + count) of its DocList entry.
 struct TokenColumns {
     Column<std::uint32_t> start;  // UTF-16 units from the start of the document's text
     Column<std::uint32_t> length;
-    std::array<Column<StringId>, token_column_count> attrs;
+    // 2 bytes an id while the container's string table is small (IdColumn).
+    std::array<IdColumn, token_column_count> attrs;
     Column<std::int32_t> head;  // token index within the document
     Column<Sentence> sent;
     // A value per row, or none at all: a list keeps no confidences until one of its tokens has
@@ -127,13 +72,13 @@ private:
 // the same names as Tokens, so reading code reads alike.
 struct TokenSlice {
     std::span<const std::uint32_t> start, length;
-    std::array<std::span<const StringId>, token_column_count> attrs;
+    std::array<Ids, token_column_count> attrs;  // 2 or 4 bytes an id as stored (IdColumn)
     std::span<const std::int32_t> head;
     std::span<const Sentence> sent;
     Confidences conf;
 
     std::size_t size() const noexcept { return start.size(); }
-    std::span<const StringId> column(TokenColumn c) const noexcept { return attrs[static_cast<std::size_t>(c)]; }
+    Ids column(TokenColumn c) const noexcept { return attrs[static_cast<std::size_t>(c)]; }
 };
 
 struct SpanGroupSlice {
@@ -191,7 +136,10 @@ class DocListBuild;  // the readers' and DocBuilder's access to a list's last do
 struct TokenRows {
     std::uint32_t* start;
     std::uint32_t* length;
-    std::array<StringId*, token_column_count> attrs;
+    // Per column, the one that is not null: a reader fits the columns to its table first
+    // (DocListBuild::fit_ids), so every id it writes fits the width.
+    std::array<std::uint16_t*, token_column_count> narrow_attrs;
+    std::array<StringId*, token_column_count> wide_attrs;
     std::int32_t* head;
     Sentence* sent;
     float* conf;  // nullptr while the list keeps no confidences (DocListBuild::conf_rows makes them)
@@ -298,6 +246,8 @@ private:
     // it kept none.
     float* conf_rows();
     void keep_conf();  // makes the confidence column (1.0 for every row) if the list kept none
+    void fit_ids(StringId max);  // every id column takes ids up to max (IdColumn::fit)
+    void set_attr_row(std::size_t token, TokenColumn c, StringId id);  // the last document's, unchecked
     void set_has_ents(bool v) noexcept { docs_.back().has_ents = v; }
     void add_entity(const Entity& e);
     void set_has_cats(bool v) noexcept { docs_.back().has_cats = v; }
@@ -374,7 +324,7 @@ inline DocSlice DocList::operator[](std::size_t i) const& noexcept {
     const std::size_t b = e.tokens.begin, n = e.tokens.count;
     TokenSlice t{{tokens_.start.data() + b, n}, {tokens_.length.data() + b, n}, {}, {tokens_.head.data() + b, n},
                  {tokens_.sent.data() + b, n}, Confidences(tokens_.conf.empty() ? nullptr : tokens_.conf.data() + b, n)};
-    for (std::size_t c = 0; c < token_column_count; ++c) t.attrs[c] = {tokens_.attrs[c].data() + b, n};
+    for (std::size_t c = 0; c < token_column_count; ++c) t.attrs[c] = tokens_.attrs[c].ids(b, n);
     return DocSlice{std::string_view(text_).substr(e.text.begin, e.text.count),
                     e.text_utf16_length,
                     t,

@@ -75,13 +75,14 @@ void Container::rewrite_attr(TokenColumn c, F&& fn) {
     constexpr StringId unmapped = ~StringId{0};
     auto& column = docs.tokens_.attrs[static_cast<std::size_t>(c)];
     std::vector<StringId> map(strings.size(), unmapped);
-    for (StringId& id : column) {
+    for (std::size_t row = 0; row < column.size(); ++row) {
+        const StringId id = column[row];
         if (id >= map.size()) continue;  // never so: ids are checked on the way in
         if (map[id] == unmapped) {
             const std::string value(fn(strings.view(id)));  // a copy: interning may move the bytes
             map[id] = strings.intern(value);
         }
-        id = map[id];
+        column.set(row, map[id]);  // widens the column at the first new id past its width
     }
 }
 
