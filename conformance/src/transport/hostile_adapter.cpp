@@ -13,6 +13,9 @@
 //   exit-after      (serve) exits with status 0 right after its N-th answer
 //   close-then-exit (serve) closes its output right after its N-th answer and exits with status 0
 //                   100 ms later: the runner sees the end of its output while it is still alive
+//   close-input-then-exit  (serve) closes its input right after its N-th answer and exits with
+//                   status 0 100 ms later: the runner's next request finds no reader while the
+//                   adapter is still alive
 //   slow-hello      (serve) waits N ms before it reads anything
 //   linger          (serve) does not exit at the end of its input
 //   reserve         maps 8 GiB of address space it never touches, then answers
@@ -152,6 +155,12 @@ int serve() {
             frame::write_frame(stdout, kept_reply);
         }
         if (mode == "exit-after" && answered == n_arg) return 0;
+        if (mode == "close-input-then-exit" && answered == n_arg) {
+            std::fflush(stdout);
+            ::close(STDIN_FILENO);
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            std::_Exit(0);
+        }
         if (mode == "close-then-exit" && answered == n_arg) {
             std::fflush(stdout);
             ::close(STDOUT_FILENO);

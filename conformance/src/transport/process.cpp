@@ -757,7 +757,11 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& header, 
             }
             if (closed) {
                 if (answered) break;  // as above: gone after its answer
-                return fail(Reply::Kind::crash, "the testee closed its input");
+                // No byte of an answer, and a clean exit: it left after its previous answer and
+                // this request found it leaving (as when its output ends first, below).
+                Reply gone = fail(Reply::Kind::crash, "the testee closed its input");
+                if (number && in.empty() && gone.exit_code == 0 && gone.signal == 0) gone.kind = Reply::Kind::gone;
+                return gone;
             }
         }
         if (idx_err >= 0 && fds[idx_err].revents) drain_stderr();

@@ -315,6 +315,13 @@ TEST(Transport, AnOutputClosedBeforeTheExitIsToldOnTheCaseItFollowed) {
     expect_exit_told_on_the_case_it_followed("close-then-exit");
 }
 
+// The same when the next request finds the adapter's input closed while it is still alive: it
+// is leaving after its answer. (It used to blame the next case, "the testee closed its input",
+// when a loaded machine let the runner write before the adapter's exit was seen.)
+TEST(Transport, AnInputClosedBeforeTheExitIsToldOnTheCaseItFollowed) {
+    expect_exit_told_on_the_case_it_followed("close-input-then-exit");
+}
+
 // D20: the hello waits as long as a case, so a slow start keeps version 2.
 TEST(Transport, ASlowStartStillGetsVersion2) {
     PersistentProcess p(split_command(persistent_mode("slow-hello 5300")));
