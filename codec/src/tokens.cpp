@@ -129,7 +129,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
             read_indexes(fast, sec, table, flat, total);
             OND_BAIL({});
             // The narrow columns' ids: narrowed in one pass (one short tail, not six), then copied out.
-            if (std::any_of(t.wide_attrs.begin(), t.wide_attrs.end(), [](const StringId* w) { return !w; })) {
+            if (n != 0 && std::any_of(t.wide_attrs.begin(), t.wide_attrs.end(), [](const StringId* w) { return !w; })) {
                 std::uint16_t flat16[flat_indexes_max];
                 narrow_ids(flat, total, flat16);
                 for (std::size_t c = 0; c < token_column_count; ++c)
