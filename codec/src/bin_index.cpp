@@ -42,29 +42,21 @@ void BinIndex::build(Bytes input) {
     constexpr std::uint64_t ahead = 8192, line = 64;
     std::uint64_t fetched = bin.records.offset();
     const std::uint64_t end = bin.records.end_offset();
-    std::uint32_t i = 0;
-    {
-        // The fast path: a record whose length field and body lie within what the section has
-        // left, taken with the one comparison that decides it, inline. The first that does not
-        // goes to skip_record below, which raises its fault (or, in a build with that check
-        // switched off, does what the switch says).
-        const std::uint8_t* const at = bin.records.here();
-        const std::uint64_t from = bin.records.offset(), left = bin.records.remaining();
-        std::uint64_t pos = 0;  // from `at`
-        for (; i < bin.count && left - pos >= 4; ++i) {
-            for (const std::uint64_t until = std::min(from + pos + ahead, end); fetched < until; fetched += line)
-                __builtin_prefetch(input.data() + fetched);
-            std::uint32_t length;
-            std::memcpy(&length, at + pos, 4);  // little-endian host (checked in header.cpp)
-            if (length > left - pos - 4) break;
-            s_->records.push_back(RecordSpan{from + pos, length});
-            pos += 4 + std::uint64_t{length};
-        }
-        bin.records.skip(static_cast<std::size_t>(pos));
-    }
-    for (; i < bin.count; ++i) {
+    for (std::uint32_t i = 0; i < bin.count; ++i) {
         for (const std::uint64_t until = std::min(bin.records.offset() + ahead, end); fetched < until; fetched += line)
             __builtin_prefetch(input.data() + fetched);
+        // A record whose length field and body lie within what the section has left is taken
+        // inline, with the one comparison that decides it; any other goes to skip_record, which
+        // raises its fault (or, in a build with that check switched off, does what it says).
+        if (const std::size_t left = bin.records.remaining(); left >= 4) {
+            std::uint32_t length;
+            std::memcpy(&length, bin.records.here(), 4);  // little-endian host (checked in header.cpp)
+            if (length <= left - 4) {
+                s_->records.push_back(RecordSpan{bin.records.offset(), length});
+                bin.records.skip(4 + std::size_t{length});
+                continue;
+            }
+        }
         const detail::RecordFrame f = detail::skip_record(bin.records, i);
         OND_BAIL();
         s_->records.push_back(RecordSpan{f.offset, f.length});

@@ -145,7 +145,8 @@ public:
     void fit(StringId max) {
         if (!wide_ && max > narrow_id_max) widen();
     }
-    // The rows as pointers, for a reader that fitted the column first: exactly one is not null.
+    // The rows as pointers, for a reader that fitted the column first: the one of the column's
+    // width, the other null (a column without rows may give null for both).
     std::uint16_t* narrow_rows(std::size_t at) noexcept { return wide_ ? nullptr : n_.data() + at; }
     StringId* wide_rows(std::size_t at) noexcept { return wide_ ? w_.data() + at : nullptr; }
 

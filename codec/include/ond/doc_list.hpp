@@ -136,8 +136,9 @@ class DocListBuild;  // the readers' and DocBuilder's access to a list's last do
 struct TokenRows {
     std::uint32_t* start;
     std::uint32_t* length;
-    // Per column, the one that is not null: a reader fits the columns to its table first
-    // (DocListBuild::fit_ids), so every id it writes fits the width.
+    // Per column, the one of its width (the other null; both may be null when there are no
+    // rows): a reader fits the columns to its table first (DocListBuild::fit_ids), so every id
+    // it writes fits the width.
     std::array<std::uint16_t*, token_column_count> narrow_attrs;
     std::array<StringId*, token_column_count> wide_attrs;
     std::int32_t* head;

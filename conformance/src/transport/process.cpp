@@ -718,6 +718,13 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& header, 
         rep.wall_ms = ms_since(t0);
         return rep;
     };
+    // No byte of an answer, and then a clean exit: it left after its previous answer, and this
+    // request found it leaving (its input closed or its output ended first). Else a crash.
+    auto gone_or_crash = [&](std::string why) {
+        Reply r = fail(Reply::Kind::crash, std::move(why));
+        if (number && in.empty() && r.exit_code == 0 && r.signal == 0) r.kind = Reply::Kind::gone;
+        return r;
+    };
     while (true) {
         auto now = Clock::now();
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
@@ -757,11 +764,7 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& header, 
             }
             if (closed) {
                 if (answered) break;  // as above: gone after its answer
-                // No byte of an answer, and a clean exit: it left after its previous answer and
-                // this request found it leaving (as when its output ends first, below).
-                Reply gone = fail(Reply::Kind::crash, "the testee closed its input");
-                if (number && in.empty() && gone.exit_code == 0 && gone.signal == 0) gone.kind = Reply::Kind::gone;
-                return gone;
+                return gone_or_crash("the testee closed its input");
             }
         }
         if (idx_err >= 0 && fds[idx_err].revents) drain_stderr();
@@ -797,13 +800,7 @@ PersistentProcess::Reply PersistentProcess::exchange(const std::string& header, 
                     close_fd(out_fd_);
                     continue;
                 }
-                // No byte of an answer, and a clean exit: it left after its previous answer.
-                if (in.empty()) {
-                    Reply gone = fail(Reply::Kind::crash, "the testee closed its output mid-response");
-                    if (number && gone.exit_code == 0 && gone.signal == 0) gone.kind = Reply::Kind::gone;
-                    return gone;
-                }
-                return fail(Reply::Kind::crash, "the testee closed its output mid-response");
+                return gone_or_crash("the testee closed its output mid-response");
             }
         }
     }
