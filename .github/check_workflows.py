@@ -7,8 +7,8 @@ for), with only that action's inputs. ClusterFuzzLite: run_fuzzers modes are the
 (code-change on pull requests; batch, prune and coverage on a schedule) and all four are used;
 every run_fuzzers step follows a build_fuzzers step of the same sanitizer; sanitizers are the
 ones fuzz/oss-fuzz/project.yaml lists (plus coverage, with the coverage mode only); the language
-is .clusterfuzzlite/project.yaml's. Fuzz power (fuzz/power.sh): a scheduled workflow runs the full
-table (no --ci); every call passes only options fuzz/power.py accepts, with values where they need
+is .clusterfuzzlite/project.yaml's. Fuzz power (fuzz/power/power.sh): a scheduled workflow runs the full
+table (no --ci); every call passes only options fuzz/power/power.py accepts, with values where they need
 one; its job has a time limit; and the --report table and --keep folder it writes are uploaded by
 a later upload-artifact step of the same job, even when the run fails. The composite action: its steps, the inputs and step outputs
 it references, and the script subcommands it calls. Exits 1 with one line per problem.
@@ -175,8 +175,8 @@ def check_workflow(path, allowed_sanitizers, language, modes_used):
 
 
 def power_options():
-    """fuzz/power.py's options: name -> whether it takes a value."""
-    text = (ROOT / "fuzz" / "power.py").read_text()
+    """fuzz/power/power.py's options: name -> whether it takes a value."""
+    text = (ROOT / "fuzz" / "power" / "power.py").read_text()
     out = {}
     for m in re.finditer(r'add_argument\("(--[\w-]+)"([^\n]*)', text):
         out[m.group(1)] = 'action="store_true"' not in m.group(2)
@@ -189,7 +189,7 @@ def check_power_steps(where, job, triggers, full_runs):
     steps = job.get("steps") or []
     for i, step in enumerate(steps):
         run = step.get("run")
-        if not isinstance(run, str) or "fuzz/power.sh" not in run:
+        if not isinstance(run, str) or "fuzz/power/power.sh" not in run:
             continue
         sw = f"{where} step {i + 1} ({step.get('name', 'run')})"
         for call in re.findall(r"fuzz/power\.sh([^\n]*)", run):
@@ -199,7 +199,7 @@ def check_power_steps(where, job, triggers, full_runs):
             while k < len(words):
                 w = words[k]
                 if w not in options:
-                    problem(sw, f"fuzz/power.sh has no option {w}")
+                    problem(sw, f"fuzz/power/power.sh has no option {w}")
                     k += 1
                     continue
                 if options[w]:
@@ -318,7 +318,7 @@ def main():
         if mode not in modes_used:
             problem(".github/workflows", f"no ClusterFuzzLite {mode} job")
     if not full_power_runs:
-        problem(".github/workflows", "no scheduled workflow runs the full fuzz-power table (fuzz/power.sh without --ci)")
+        problem(".github/workflows", "no scheduled workflow runs the full fuzz-power table (fuzz/power/power.sh without --ci)")
     for p in problems:
         print(p)
     if problems:

@@ -13,19 +13,19 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent
-FILES = [".github", ".clusterfuzzlite", "action.yml", "fuzz/power.py", "fuzz/oss-fuzz/project.yaml",
+FILES = [".github", ".clusterfuzzlite", "action.yml", "fuzz/power/power.py", "fuzz/oss-fuzz/project.yaml",
          "scripts/conform-action.sh"]
 BATCH = ".github/workflows/cflite_batch.yml"
 
 # (what is broken, file, text replaced, replacement, a piece of the problem expected)
 CASES = [
     ("unknown fuzz-power option", BATCH, "--keep fuzz-power-findings", "--keep fuzz-power-findings --fast",
-     "fuzz/power.sh has no option --fast"),
+     "fuzz/power/power.sh has no option --fast"),
     ("option without its value", BATCH, "--seconds 30", "--seconds", "--seconds needs a value"),
     ("table not uploaded", BATCH, "fuzz-power.md\n", "other.md\n", "--report fuzz-power.md is not uploaded"),
     ("findings uploaded only on success", BATCH, "if: always()", "if: success()", "--keep fuzz-power-findings is not uploaded"),
     ("no time limit", BATCH, "timeout-minutes: 300", "", "needs timeout-minutes"),
-    ("only the CI subset on a schedule", BATCH, "fuzz/power.sh --seconds 30", "fuzz/power.sh --ci --seconds 30",
+    ("only the CI subset on a schedule", BATCH, "fuzz/power/power.sh --seconds 30", "fuzz/power/power.sh --ci --seconds 30",
      "no scheduled workflow runs the full fuzz-power table"),
     ("a batch run that no step built", BATCH, "uses: google/clusterfuzzlite/actions/build_fuzzers@v1",
      "uses: actions/checkout@v4", "which no earlier step of the job built"),

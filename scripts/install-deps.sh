@@ -10,10 +10,10 @@ packages=(
   nlohmann-json3-dev libcli11-dev
   libssl-dev  # corpus: SHA-256 of the corpus files (libcrypto)
   libisal-dev
-  zip unzip  # fuzz/build.sh: seed corpus zips
-  afl++  # fuzz/oss-fuzz-emulate.py: the AFL++ build (afl-clang-fast, libAFLDriver.a, afl-fuzz)
-  libc++-14-dev libc++abi-14-dev  # fuzz/oss-fuzz-emulate.py: the AFL++ build uses libc++ as OSS-Fuzz does
-  python3-yaml  # fuzz/oss-fuzz-emulate.py (project.yaml), .github/check_workflows.py
+  zip unzip  # fuzz/tools/oss-fuzz-build.sh: seed corpus zips
+  afl++  # fuzz/tools/oss-fuzz-emulate.py: the AFL++ build (afl-clang-fast, libAFLDriver.a, afl-fuzz)
+  libc++-14-dev libc++abi-14-dev  # fuzz/tools/oss-fuzz-emulate.py: the AFL++ build uses libc++ as OSS-Fuzz does
+  python3-yaml  # fuzz/tools/oss-fuzz-emulate.py (project.yaml), .github/check_workflows.py
   chromium  # conformance: renders the HTML results page headless in a test
   nodejs mono-mcs  # conformance/examples: the JavaScript and C# adapter templates, run through the suite by CTest
 )

@@ -2,7 +2,7 @@
 # Builds and runs every test: the default (g++) build, then the ASan+UBSan (clang) build, the
 # checks of the GitHub workflows and action, the action's steps against the example adapter, and
 # OSS-Fuzz's builds of fuzz/oss-fuzz/ emulated (libFuzzer+ASan and AFL++; all four with
-# OND_EMULATE_BUILDS), each fuzzer running a few seconds on its seeds (this replaces fuzz/smoke.sh in CI;
+# OND_EMULATE_BUILDS), each fuzzer running a few seconds on its seeds (this replaces fuzz/tools/smoke.sh in CI;
 # OND_FUZZ_SMOKE_SECONDS=N runs the smoke as well), the short fuzz-power subset, and the tool's
 # .deb installed and run. Usage: scripts/test.sh [--quick]
 # (--quick: default build only)
@@ -51,19 +51,19 @@ for f in conformance.html conformance.xml conformance.json; do
 done
 python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert any(True for _ in r.iter("testsuite"))' "$report/conformance.xml"
 
-step "OSS-Fuzz builds emulated (fuzz/oss-fuzz-emulate.py)"
+step "OSS-Fuzz builds emulated (fuzz/tools/oss-fuzz-emulate.py)"
 # libFuzzer+ASan and AFL++ here; the UBSan build is ClusterFuzzLite's (cflite_build.yml), the coverage
 # build the coverage workflow's. OND_EMULATE_BUILDS=address,undefined,afl,coverage runs all four.
-python3 fuzz/oss-fuzz-emulate.py --builds "${OND_EMULATE_BUILDS:-address,afl}" \
+python3 fuzz/tools/oss-fuzz-emulate.py --builds "${OND_EMULATE_BUILDS:-address,afl}" \
   --seconds "${OND_FUZZ_SECONDS:-2}" --afl-seconds "${OND_AFL_SECONDS:-3}"
 
-step "fuzz power, the short subset (fuzz/power.sh --ci)"
-fuzz/power.sh --ci
+step "fuzz power, the short subset (fuzz/power/power.sh --ci)"
+fuzz/power/power.sh --ci
 
 step "the tool alone, packaged (.deb) from the default build, installed and run"
 bash scripts/package-test.sh build/default
 
 if [ -n "${OND_FUZZ_SMOKE_SECONDS:-}" ]; then
   step "fuzz smoke (libFuzzer, ASan+UBSan)"
-  fuzz/smoke.sh "$OND_FUZZ_SMOKE_SECONDS"
+  fuzz/tools/smoke.sh "$OND_FUZZ_SMOKE_SECONDS"
 fi

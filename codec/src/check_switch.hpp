@@ -1,9 +1,9 @@
 // Check sites of the reader and rule sites of the writer, switchable in a test-only build.
 //
 // In ond::codec both macros compile to the plain check: OND_CHECK(e, cond) is (cond) (unless
-// relaxed, below) and OND_CHECK_OFF(e) / OND_RULE_OFF(id) are false. Only the test target ond_codec_switchable
+// relaxed, below) and OND_CHECK_OFF(e) / OND_RULE_OFF(check) are false. Only the test target ond_codec_switchable
 // (compiled with OND_CHECK_SWITCHES) can switch one reader check off by its error code, or one
-// writer rule off by its id, to prove that the conformance suite notices (issue: suite power).
+// writer rule off by its id (writer_rules.def; OND_RULE_OFF names it by its check), to prove that the conformance suite notices (issue: suite power).
 // A switched-off check lets the reader continue as if the check had passed.
 //
 // Relaxed reading (both builds): for as long as a RelaxedChecks object lives, the reader on
@@ -26,6 +26,7 @@
 
 #include "fault.hpp"
 #include "ond/error.hpp"
+#include "ond/writer_rules.hpp"
 
 namespace ond::detail {
 
@@ -93,15 +94,15 @@ inline std::optional<Errc> reader_check_of(Errc content_code) noexcept {
 
 namespace ond::detail {
 bool check_on(Errc e) noexcept;
-bool rule_on(std::string_view rule) noexcept;
-// Switches off the reader check with this code or the writer rule with this id (W1-utf8,
-// W1-varint, W2, W3-unused, W3-order, W3-canonical, W4, W5-padding, W5-flags); false if unknown.
+bool rule_on(WriterRule rule) noexcept;
+// Switches off the reader check with this code or the writer rule with this id (writer_rules.def);
+// false if unknown.
 bool switch_off(std::string_view code_or_rule);
 }  // namespace ond::detail
 
 #define OND_CHECK(errc, cond) ((cond) && ::ond::detail::check_on(errc) && ::ond::detail::RelaxedChecks::enforced(errc))
 #define OND_CHECK_OFF(errc) (!::ond::detail::check_on(errc))
-#define OND_RULE_OFF(rule) (!::ond::detail::rule_on(rule))
+#define OND_RULE_OFF(rule) (!::ond::detail::rule_on(::ond::WriterRule::rule))
 
 #else
 

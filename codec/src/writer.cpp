@@ -37,15 +37,15 @@ OND_NORETURN_IF_THROWING detail::Bail refuse(Errc e, std::string path, std::stri
 // In ond::codec they are constants, so the branches on them compile away.
 #if defined(OND_CHECK_SWITCHES)
 struct Rules {
-    bool utf16_always = OND_RULE_OFF("W1-utf8");     // every string and text as UTF-16
-    bool varint5 = OND_RULE_OFF("W1-varint");        // every varint in 5 bytes
-    bool empty_groups = OND_RULE_OFF("W2");          // section 7 even without span groups
-    bool unused = OND_RULE_OFF("W3-unused");         // one more string, used by nothing
-    bool reversed = OND_RULE_OFF("W3-order");        // the table numbered in reverse
-    bool token_major = OND_RULE_OFF("W3-canonical"); // numbered token by token
-    bool conf_always = OND_RULE_OFF("W4");           // confidence mode 1 always
-    bool padding_ones = OND_RULE_OFF("W5-padding");  // sentence padding slots hold 1
-    bool flip_crc = OND_RULE_OFF("W5-flags");        // the other trailer choice
+    bool utf16_always = OND_RULE_OFF(utf8_strings);        // every string and text as UTF-16
+    bool varint5 = OND_RULE_OFF(minimal_varints);          // every varint in 5 bytes
+    bool empty_groups = OND_RULE_OFF(sections_written);    // section 7 even without span groups
+    bool unused = OND_RULE_OFF(table_only_used);           // one more string, used by nothing
+    bool reversed = OND_RULE_OFF(first_use_order);         // the table numbered in reverse
+    bool token_major = OND_RULE_OFF(canonical_numbering);  // numbered token by token
+    bool conf_always = OND_RULE_OFF(confidence_mode);      // confidence mode 1 always
+    bool padding_ones = OND_RULE_OFF(zero_padding);        // sentence padding slots hold 1
+    bool flip_crc = OND_RULE_OFF(crc_flag);                // the other trailer choice
 };
 #else
 struct Rules {

@@ -9,16 +9,20 @@
 
 #include "check_switch.hpp"
 #include "ond/conformance.hpp"
+#include "ond/writer_rules.hpp"
 #include "suite/testee.hpp"
 
 namespace {
 
 int usage(int status) {
+    std::string rules;
+    for (const ond::WriterRuleInfo& r : ond::writer_rule_table()) rules += (rules.empty() ? "" : ", ") + std::string(r.id);
     std::fprintf(status ? stderr : stdout,
                  "usage: ond-switchable [--off CODE|RULE] decode|encode|stream|serve\n"
                  "The reference codec's testee operations (stdin to stdout, as in the testee protocol), with\n"
-                 "the reader check of error code CODE (e.g. varint.overflow) or the writer rule RULE (W1-utf8,\n"
-                 "W1-varint, W2, W3-unused, W3-order, W3-canonical, W4, W5-padding, W5-flags) switched off.\n");
+                 "the reader check of error code CODE (e.g. varint.overflow) or the writer rule RULE (%s)\n"
+                 "switched off.\n",
+                 rules.c_str());
     return status;
 }
 

@@ -15,40 +15,14 @@ Writes a Markdown report naming the cases that kill each switched-off check.
 import argparse
 import json
 import os
-import re
+import pathlib
 import subprocess
 import sys
 import tempfile
 import time
 
-WRITER_RULES = {  # rule id -> level a writer breaking it gets (rulings, "Which writer rules are required")
-    "W1-utf8": "required", "W1-varint": "recommended", "W2": "required", "W3-unused": "required",
-    "W3-order": "required", "W3-canonical": "recommended", "W4": "recommended", "W5-padding": "required",
-    "W5-flags": "required",
-}
-
-
-def reader_codes(def_path):
-    codes = []
-    pattern = re.compile(r'^OND_ERROR\(\w+, "([^"]+)", "([^"]+)", (\w+),')
-    with open(def_path, encoding="utf-8") as f:
-        for line in f:
-            m = pattern.match(line)
-            if m and m.group(3) != "content":
-                codes.append((m.group(1), m.group(2), m.group(3)))
-    return codes
-
-
-def unswitchable(path):
-    reasons = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            code, _, why = line.partition(" ")
-            reasons[code] = why.strip()
-    return reasons
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
+import switchable_checks  # noqa: E402  (the repository's scripts/, not an installed module)
 
 
 def conform(args, switch, profile, work):
@@ -95,11 +69,12 @@ def main():
         if c.get("isolates"):
             isolating.setdefault(c["isolates"], []).append(c["id"])
 
-    reasons = unswitchable(args.unswitchable)
-    codes = reader_codes(args.codes)
-    known = {c for c, _, _ in codes} | set(WRITER_RULES)
-    problems = [f"unswitchable.txt names '{c}', which is neither an error code nor a writer rule"
-                for c in reasons if c not in known]
+    reasons = switchable_checks.reasons(args.unswitchable)
+    codes = switchable_checks.reader_codes(args.codes)
+    # rule id -> the level a writer breaking it gets (writer_rules.def)
+    writer_levels = {r["id"]: r["level"] for r in switchable_checks.writer_rules()}
+    problems = switchable_checks.unknown_reasons(reasons, {c for c, _, _ in codes} | set(writer_levels),
+                                                 "unswitchable.txt")
     rows = []
     kills = {}  # code -> the killing cases a reader without that check accepts (single-fault candidates)
     started = time.monotonic()
@@ -126,7 +101,7 @@ def main():
                                     "accepted (so it has another fault)")
             detail = first_finding(required[killers[0]], "required") if killers else ""
             rows.append((code, rule, profile, detail, killers))
-        for rule, level in WRITER_RULES.items():
+        for rule, level in writer_levels.items():
             if args.only and rule not in args.only:
                 continue
             if rule in reasons:
@@ -161,10 +136,7 @@ def main():
         shown = ", ".join(f"`{k}`" for k in killers[:4]) + (f" and {len(killers) - 4} more" if len(killers) > 4 else "")
         if profile == "not switched":
             shown = "—"
-        detail = detail.replace("|", "\\|").replace("\n", " ")
-        if len(detail) > 160:
-            detail = detail[:157] + "..."
-        lines.append(f"| `{code}` | {rule} | {profile} | {shown} | {detail} |")
+        lines.append(f"| `{code}` | {rule} | {profile} | {shown} | {switchable_checks.table_cell(detail, 160)} |")
     lines += ["", f"{sum(1 for r in rows if r[4])} checks killed, "
               f"{sum(1 for r in rows if r[2] == 'not switched')} not switched (reasons above)."]
     if args.kills_json:
@@ -174,13 +146,7 @@ def main():
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
     print(f"\nsuite power: {len(rows)} checks in {seconds:.0f} s")
-    if problems:
-        print("\nSUITE POWER FAILED:", file=sys.stderr)
-        for p_ in problems:
-            print("  " + p_, file=sys.stderr)
-        return 1
-    print("SUITE POWER PASSED")
-    return 0
+    return switchable_checks.verdict("SUITE POWER", problems)
 
 
 if __name__ == "__main__":

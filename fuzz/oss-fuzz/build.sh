@@ -15,5 +15,5 @@
 #
 ################################################################################
 
-# The build lives in the project's repository (fuzz/build.sh), so that it changes with the code.
-"$SRC/ond-conform/fuzz/build.sh"
+# The build lives in the project's repository (fuzz/tools/oss-fuzz-build.sh), so that it changes with the code.
+"$SRC/ond-conform/fuzz/tools/oss-fuzz-build.sh"

@@ -1,7 +1,7 @@
 // Linked into the fuzz-power builds of the harnesses (<harness>_fuzzer_switchable, on the
 // codec's test-only ond_codec_switchable): before the first input, switches off the reader check
-// or writer rule named by OND_FUZZ_OFF (an error code such as section.trailing-bytes, or a rule
-// such as W5-padding), so that fuzz/power.py can ask whether a harness notices it is gone.
+// or writer rule named by OND_FUZZ_OFF (an error code such as section.trailing-bytes, or a writer
+// rule's id from writer_rules.def), so that fuzz/power/power.py can ask whether a harness notices it is gone.
 // A static initializer rather than LLVMFuzzerInitialize, which some harnesses define themselves.
 #include <cstdio>
 #include <cstdlib>

@@ -4,13 +4,17 @@
 #include "suite/escape.hpp"
 #include "ond/content_json.hpp"
 #include "suite/writer_rules.hpp"
+#include "ond/writer_rules.hpp"
 
 namespace ond::conformance {
 
 namespace {
 
-// "W3" of "W3-unused": the rules.json id of a writer rule.
-std::string rule_id(const std::string& writer_rule) { return writer_rule.substr(0, writer_rule.find('-')); }
+// The rules.json id of a writer rule's finding (writer_rules.def), e.g. "W3".
+std::string rule_id(const std::string& writer_rule) {
+    const WriterRuleInfo* info = find_writer_rule(writer_rule);
+    return info ? std::string(info->rule) : std::string();
+}
 
 std::string rule_of_code(std::string_view code) {
     const ErrorInfo* e = code.empty() ? nullptr : find_error(code);
@@ -58,8 +62,8 @@ void add_writer_findings(std::string_view canonical, std::string_view got, Check
         if (d) add_content_difference("the bytes written decode to other content: ", *d, where, r);
     }
     for (const WriterFinding& f : j.findings) {
-        const std::string message = "writer rule " + f.rule + " (" + (f.required ? "required" : "recommended") + "): " +
-                                    f.message + where + "; compare `ond inspect` of the canonical bytes and of these";
+        const std::string message =
+            writer_rule_tag(f.rule) + ": " + f.message + where + "; compare `ond inspect` of the canonical bytes and of these";
         // Bytes that do not decode break the rule of their first fault, at its byte.
         const bool undecodable = f.rule == "decode";
         std::string rule = undecodable ? rule_of_code(have.code) : rule_id(f.rule);

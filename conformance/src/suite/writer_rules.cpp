@@ -10,6 +10,7 @@
 #include "ond/inspect.hpp"
 #include "ond/ond.hpp"
 #include "ond/unicode.hpp"
+#include "ond/writer_rules.hpp"
 
 namespace ond::conformance {
 
@@ -143,29 +144,32 @@ public:
         first_difference(cw, tw, j);
         if (tw.fault) {
             const bool padding = tw.fault->errc() == Errc::tokens_sentence_padding;
-            add(padding ? "W5-padding" : "decode",
-                padding ? "W5: sentence padding bits are not 0 (" + std::string(tw.fault->what()) + ")"
-                        : "the bytes do not decode: " + std::string(tw.fault->what()));
+            if (padding)
+                add(WriterRule::zero_padding, "W5: sentence padding bits are not 0 (" + std::string(tw.fault->what()) + ")");
+            else
+                add_other("decode", "the bytes do not decode: " + std::string(tw.fault->what()));
             j.findings = std::move(out_);
             return j;
         }
         const Container cc = decode(as_bytes(canon_.data(), canon_.size()));
         const Container tc = decode(as_bytes(testee_.data(), testee_.size()));
         if (cc.crc != tc.crc)
-            add("W5-flags", std::string("W5: flags bit 0 is ") + (tc.crc ? "1" : "0") + ", but a trailer was " +
+            add(WriterRule::crc_flag, std::string("W5: flags bit 0 is ") + (tc.crc ? "1" : "0") + ", but a trailer was " +
                                 (cc.crc ? "asked for" : "not asked for"));
         sections(cw, tw);
         table(tc);
         encodings(tw, tc);
         varints(cw, tw);
         if (out_.empty())
-            add("unidentified", "the bytes differ from the canonical bytes, but no writer rule was identified");
+            add_other("unidentified", "the bytes differ from the canonical bytes, but no writer rule was identified");
         j.findings = std::move(out_);
         return j;
     }
 
 private:
-    void add(std::string rule, std::string message) {
+    void add(WriterRule rule, std::string message) { add_other(std::string(writer_rule_info(rule).id), std::move(message)); }
+    // A finding that is not a writer rule's ("decode", "unidentified").
+    void add_other(std::string rule, std::string message) {
         for (const auto& f : out_)
             if (f.rule == rule) return;  // one finding per rule: the first
         const bool required = writer_rule_required(rule);
@@ -202,7 +206,7 @@ private:
             auto it = want.find(part);
             const std::vector<int> expected = it == want.end() ? std::vector<int>{} : it->second;
             if (list != expected) {
-                add("W2", "W2: the " + part + " has sections " + id_list(list) + ", the canonical writer writes " +
+                add(WriterRule::sections_written, "W2: the " + part + " has sections " + id_list(list) + ", the canonical writer writes " +
                               id_list(expected) + " for this content");
                 return;
             }
@@ -216,7 +220,7 @@ private:
         for (StringId id : first_uses(tc, false)) used[id] = true;
         for (std::size_t i = 1; i <= count; ++i)
             if (!used[i]) {
-                add("W3-unused", "W3: string table entry " + std::to_string(i) + " " +
+                add(WriterRule::table_only_used, "W3: string table entry " + std::to_string(i) + " " +
                                      quoted(tc.strings.view(static_cast<StringId>(i))) + " is not referenced by the body");
                 break;
             }
@@ -226,11 +230,11 @@ private:
             const StringId late = by_bytes[*bad_bytes];
             StringId earlier = 0;
             for (std::size_t k = 0; k < *bad_bytes; ++k) earlier = std::max(earlier, by_bytes[k]);
-            add("W3-order", "W3: string table entry " + std::to_string(late) + " is " + quoted(tc.strings.view(late)) +
+            add(WriterRule::first_use_order, "W3: string table entry " + std::to_string(late) + " is " + quoted(tc.strings.view(late)) +
                                 ", first used after entry " + std::to_string(earlier) +
                                 " (the table follows neither the body's byte order nor token-by-token order)");
         } else if (bad_bytes) {
-            add("W3-canonical", "W3: the string table is numbered token by token, not in the order of the body's bytes "
+            add(WriterRule::canonical_numbering, "W3: the string table is numbered token by token, not in the order of the body's bytes "
                                 "(entry " + std::to_string(by_bytes[*bad_bytes]) + " " +
                                     quoted(tc.strings.view(by_bytes[*bad_bytes])) + " comes too early)");
         }
@@ -238,12 +242,12 @@ private:
         for (std::size_t i = 1; i <= count; ++i) {
             const std::string_view v = tc.strings.view(static_cast<StringId>(i));
             if (v.empty()) {
-                add("W3-canonical", "W3: string table entry " + std::to_string(i) + " is a stored empty string");
+                add(WriterRule::canonical_numbering, "W3: string table entry " + std::to_string(i) + " is a stored empty string");
                 continue;
             }
             auto [it, fresh] = first_entry.emplace(v, i);
             if (!fresh)
-                add("W3-canonical", "W3: string table entries " + std::to_string(it->second) + " and " + std::to_string(i) +
+                add(WriterRule::canonical_numbering, "W3: string table entries " + std::to_string(it->second) + " and " + std::to_string(i) +
                                         " both hold " + quoted(v));
         }
     }
@@ -257,11 +261,11 @@ private:
                 e.value.compare(e.value.size() - 9, 9, " (UTF-16)") == 0) {
                 const auto i = static_cast<StringId>(std::atoi(e.name.c_str() + 8));
                 if (i < tc.strings.size() && !unicode::wtf8_has_surrogate(tc.strings.view(i)))
-                    add("W1-utf8", "W1: string table entry " + std::to_string(i) + " " + quoted(tc.strings.view(i)) +
+                    add(WriterRule::utf8_strings, "W1: string table entry " + std::to_string(i) + " " + quoted(tc.strings.view(i)) +
                                        " is stored as UTF-16, though it is well-formed (UTF-8 is required)");
             } else if (e.name == "text.encoding") {
                 if (e.value.rfind("1", 0) == 0 && doc < tc.docs.size() && !unicode::wtf8_has_surrogate(tc.docs[doc].text))
-                    add("W1-utf8", "W1: the text of document " + std::to_string(doc) +
+                    add(WriterRule::utf8_strings, "W1: the text of document " + std::to_string(doc) +
                                        " is stored as UTF-16, though it is well-formed (UTF-8 is required)");
                 ++doc;
             } else if (e.name == "tokens.confidence-mode") {
@@ -273,7 +277,7 @@ private:
                         return b == 0x3F800000u;
                     });
                     if (all_one)
-                        add("W4", "W4: document " + std::to_string(mode_doc) +
+                        add(WriterRule::confidence_mode, "W4: document " + std::to_string(mode_doc) +
                                       " writes confidence mode 1, though every confidence is 1.0 (mode 0)");
                 }
                 ++mode_doc;
@@ -291,7 +295,7 @@ private:
             if (e.kind != InspectEvent::Kind::field) continue;
             auto it = canon.find(tw.part[k] + "/" + e.name);
             if (it == canon.end() || it->second->value != e.value || it->second->length >= e.length) continue;
-            add("W1-varint", "W1: " + e.name + " (" + e.value + ") takes " + std::to_string(e.length) +
+            add(WriterRule::minimal_varints, "W1: " + e.name + " (" + e.value + ") takes " + std::to_string(e.length) +
                                  " bytes at byte " + std::to_string(e.offset) + "; its minimal form takes " +
                                  std::to_string(it->second->length));
             return;
@@ -305,9 +309,12 @@ private:
 }  // namespace
 
 bool writer_rule_required(std::string_view rule) {
-    // rulings.md, "Which writer rules are required": the rules binary-format.md states.
-    return rule == "W1-utf8" || rule == "W2" || rule == "W3-unused" || rule == "W3-order" || rule == "W5-padding" ||
-           rule == "W5-flags" || rule == "decode";
+    if (const WriterRuleInfo* info = find_writer_rule(rule)) return info->level == WriterRuleLevel::required;
+    return rule == "decode";
+}
+
+std::string writer_rule_tag(std::string_view rule) {
+    return "writer rule " + std::string(rule) + (writer_rule_required(rule) ? " (required)" : " (recommended)");
 }
 
 WriterJudgement judge_writer(std::string_view canonical, std::string_view testee) {

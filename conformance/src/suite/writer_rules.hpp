@@ -1,6 +1,6 @@
 // Which canonical-writer rule (W1-W5) an encoder broke: compares the testee's bytes with the
 // canonical bytes by structure (both decoded and walked with the inspector), names each rule
-// broken, and gives its level from the rulings' table "Which writer rules are required".
+// broken, and gives its level from the table of writer rules (ond/writer_rules.def).
 #pragma once
 
 #include <cstdint>
@@ -12,8 +12,8 @@
 namespace ond::conformance {
 
 struct WriterFinding {
-    std::string rule;               // W1-utf8, W1-varint, W2, W3-unused, W3-order, W3-canonical, W4,
-                                    // W5-padding, W5-flags; "decode" when the bytes do not decode
+    std::string rule;               // a writer rule's id (ond/writer_rules.def); "decode" when the bytes do
+                                    // not decode, "unidentified" when no rule explains the difference
     bool required = false;          // required level (else recommended)
     std::string message;            // names the rule: "W3: string table entry 2 is 'NOUN', first used after entry 3"
 };
@@ -30,7 +30,10 @@ struct WriterJudgement {
 // writer produced for the same content. Pure: no I/O.
 WriterJudgement judge_writer(std::string_view canonical, std::string_view testee);
 
-// The level of a rule id (true: required).
+// The level of a finding's rule (true: required): the table's for a writer rule; "decode" is required.
 bool writer_rule_required(std::string_view rule);
+
+// How a report introduces a finding of this rule: "writer rule ID (required)".
+std::string writer_rule_tag(std::string_view rule);
 
 }  // namespace ond::conformance

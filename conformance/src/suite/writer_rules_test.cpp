@@ -10,6 +10,7 @@
 #include "ond/content_json.hpp"
 #include "suite/writer_check.hpp"
 #include "suite/writer_rules.hpp"
+#include "ond/writer_rules.hpp"
 
 namespace ond::conformance {
 namespace {
@@ -80,11 +81,17 @@ std::string encoded(const Container& c) {
     return std::string(reinterpret_cast<const char*>(b.data()), b.size());
 }
 
+// The findings' rules by check name (writer_rules.def), each finding's level checked against its rule's.
 std::vector<std::string> rules_of(const WriterJudgement& j) {
     std::vector<std::string> r;
-    for (const auto& f : j.findings) r.push_back(f.rule + (f.required ? "!" : "?"));
+    for (const auto& f : j.findings) {
+        const WriterRuleInfo* info = find_writer_rule(f.rule);
+        EXPECT_EQ(f.required, info ? info->level == WriterRuleLevel::required : f.rule == "decode") << f.rule;
+        r.push_back(info ? std::string(info->check_name) : f.rule);
+    }
     return r;
 }
+
 
 const std::string canonical = Doc2{}.bytes();
 
@@ -99,7 +106,7 @@ TEST(WriterRules, Utf16WhenWellFormedIsRequiredW1) {
     Doc2 d;
     d.utf16[1] = true;
     const WriterJudgement j = judge_writer(canonical, d.bytes());
-    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"W1-utf8!"}));
+    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"utf8_strings"}));
     EXPECT_EQ(j.findings[0].message, "W1: string table entry 2 'cd' is stored as UTF-16, though it is well-formed (UTF-8 is required)");
     // Header 12, section 1 frame 5, count 1, "ab" 3: the second string's header is byte 21.
     EXPECT_EQ(j.first_difference, 21u);
@@ -110,7 +117,7 @@ TEST(WriterRules, OverlongVarintIsRecommendedW1) {
     Doc2 d;
     d.count_pad = 1;
     const WriterJudgement j = judge_writer(canonical, d.bytes());
-    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"W1-varint?"}));
+    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"minimal_varints"}));
     EXPECT_EQ(j.findings[0].message.substr(0, 35), "W1: tokens.count (2) takes 2 bytes ");
     // Section 3 starts at 12 + 12 + 11 = 35; its count is byte 40 (its length, 36..39, is skipped).
     EXPECT_EQ(j.first_difference, 40u);
@@ -120,7 +127,7 @@ TEST(WriterRules, ExtraSectionIsRequiredW2) {
     Doc2 d;
     d.extra_sections = section(7, B().varint(0).s);
     const WriterJudgement j = judge_writer(canonical, d.bytes());
-    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"W2!"}));
+    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"sections_written"}));
     EXPECT_EQ(j.findings[0].message, "W2: the body has sections 1, 2, 3, 7, the canonical writer writes 1, 2, 3 for this content");
     EXPECT_EQ(j.first_difference, canonical.size());  // the body length (bytes 8..11) is not the difference
 }
@@ -134,7 +141,7 @@ TEST(WriterRules, SectionsAStrictReaderRefusesAreRequiredW2) {
     const std::string base = d.bytes();
     d.extra_sections = section(7, B().varint(0).s);
     const WriterJudgement j = judge_writer(base, d.bytes());
-    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"W2!"}));
+    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"sections_written"}));
     EXPECT_EQ(j.findings[0].message, "W2: the body has sections 1, 2, 3, 7, the canonical writer writes 1, 2, 3 for this content");
 }
 
@@ -143,7 +150,7 @@ TEST(WriterRules, UnusedStringIsRequiredW3) {
     d.table.push_back("zz");
     d.utf16.push_back(false);
     const WriterJudgement j = judge_writer(canonical, d.bytes());
-    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"W3-unused!"}));
+    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"table_only_used"}));
     EXPECT_EQ(j.findings[0].message, "W3: string table entry 3 'zz' is not referenced by the body");
     EXPECT_EQ(j.first_difference, 17u);  // the count, not the section length before it
     EXPECT_EQ(j.first_difference_field, "strings.count");
@@ -155,7 +162,7 @@ TEST(WriterRules, TableInNeitherOrderIsRequiredW3) {
     d.norm[0] = d.lemma[0] = 2;
     d.norm[1] = d.lemma[1] = 1;
     const WriterJudgement j = judge_writer(canonical, d.bytes());
-    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"W3-order!"}));
+    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"first_use_order"}));
     EXPECT_EQ(j.findings[0].message,
               "W3: string table entry 1 is 'cd', first used after entry 2 (the table follows neither the body's byte "
               "order nor token-by-token order)");
@@ -173,7 +180,7 @@ TEST(WriterRules, TokenByTokenNumberingIsRecommendedW3) {
     t.norm[1] = 3;
     t.lemma[0] = 2;
     const WriterJudgement j = judge_writer(c.bytes(), t.bytes());
-    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"W3-canonical?"}));
+    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"canonical_numbering"}));
     EXPECT_EQ(j.findings[0].message,
               "W3: the string table is numbered token by token, not in the order of the body's bytes (entry 2 'x' comes "
               "too early)");
@@ -185,7 +192,7 @@ TEST(WriterRules, DuplicateEntryIsRecommendedW3) {
     d.utf16 = {false, false, false};
     d.lemma[0] = 3;
     const WriterJudgement j = judge_writer(canonical, d.bytes());
-    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"W3-canonical?"}));
+    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"canonical_numbering"}));
     EXPECT_EQ(j.findings[0].message, "W3: string table entries 1 and 3 both hold 'ab'");
 }
 
@@ -193,7 +200,7 @@ TEST(WriterRules, ModeOneOfOnesIsRecommendedW4) {
     Doc2 d;
     d.mode1 = true;
     const WriterJudgement j = judge_writer(canonical, d.bytes());
-    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"W4?"}));
+    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"confidence_mode"}));
     EXPECT_EQ(j.findings[0].message, "W4: document 0 writes confidence mode 1, though every confidence is 1.0 (mode 0)");
 }
 
@@ -201,7 +208,7 @@ TEST(WriterRules, NonZeroPaddingIsRequiredW5) {
     Doc2 d;
     d.sent = 0x59;  // slots 2 and 3 (padding) hold 1
     const WriterJudgement j = judge_writer(canonical, d.bytes());
-    ASSERT_EQ(rules_of(j), (std::vector<std::string>{"W5-padding!"}));
+    ASSERT_EQ(rules_of(j), (std::vector<std::string>{"zero_padding"}));
     EXPECT_EQ(j.findings[0].message.substr(0, 40), "W5: sentence padding bits are not 0 (inv");
 }
 
@@ -209,7 +216,7 @@ TEST(WriterRules, TrailerNotAskedForIsRequiredW5) {
     Container c = decode(as_bytes(canonical.data(), canonical.size()));
     c.crc = true;
     const WriterJudgement j = judge_writer(canonical, encoded(c));
-    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"W5-flags!"}));
+    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"crc_flag"}));
     EXPECT_EQ(j.findings[0].message, "W5: flags bit 0 is 1, but a trailer was not asked for");
     EXPECT_EQ(j.first_difference, 6u);
     EXPECT_EQ(j.first_difference_field, "header.flags");
@@ -219,7 +226,7 @@ TEST(WriterRules, BytesThatDoNotDecodeAreRequired) {
     std::string bad = canonical;
     bad[4] = 2;  // version 2
     const WriterJudgement j = judge_writer(canonical, bad);
-    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"decode!"}));
+    EXPECT_EQ(rules_of(j), (std::vector<std::string>{"decode"}));
     EXPECT_EQ(j.first_difference, 4u);
 }
 
@@ -268,7 +275,7 @@ TEST(RoundTrip, ReEncodedBytesAreJudgedRuleByRule) {
     EXPECT_EQ(r.findings[0].check, Check::round_trip);
     EXPECT_EQ(r.findings[0].rule, "W3");
     EXPECT_EQ(r.findings[0].message.substr(0, 96),
-              "writer rule W3-unused (required): W3: string table entry 3 'zz' is not referenced by the body; f");
+              writer_rule_tag(writer_rule_info(WriterRule::table_only_used).id) + ": W3: string table entry 3 'zz' is not referenced by the body; f");
     EXPECT_EQ(r.status, Status::fail);
 
     Doc2 mode1;
@@ -298,9 +305,37 @@ TEST(RoundTrip, ReEncodedBytesAreJudgedRuleByRule) {
     EXPECT_TRUE(never.last_input.empty());
 }
 
+// The level of a finding is its rule's in the table; bytes that do not decode are required, and
+// a difference no rule explains, or a name that is no rule's, is not.
 TEST(WriterRules, Levels) {
-    for (const char* r : {"W1-utf8", "W2", "W3-unused", "W3-order", "W5-padding", "W5-flags"}) EXPECT_TRUE(writer_rule_required(r)) << r;
-    for (const char* r : {"W1-varint", "W3-canonical", "W4"}) EXPECT_FALSE(writer_rule_required(r)) << r;
+    std::size_t required = 0;
+    for (const WriterRuleInfo& r : writer_rule_table()) {
+        EXPECT_EQ(writer_rule_required(r.id), r.level == WriterRuleLevel::required) << r.id;
+        required += r.level == WriterRuleLevel::required;
+    }
+    EXPECT_EQ(required, 6u);  // the six rules the specification states (docs/rulings.md)
+    EXPECT_EQ(writer_rule_table().size(), 9u);
+    EXPECT_TRUE(writer_rule_required("decode"));
+    EXPECT_FALSE(writer_rule_required("unidentified"));
+    EXPECT_FALSE(writer_rule_required("W3"));
+    EXPECT_FALSE(writer_rule_required(""));
+    for (const WriterRuleInfo& r : writer_rule_table())
+        EXPECT_EQ(writer_rule_tag(r.id),
+                  "writer rule " + std::string(r.id) + (r.level == WriterRuleLevel::required ? " (required)" : " (recommended)"));
+    EXPECT_EQ(writer_rule_tag("decode"), "writer rule decode (required)");
+}
+
+// Each enumerator names its own row, and every id is found again by its name.
+TEST(WriterRules, TableRowsAreTheirEnumerators) {
+    std::size_t i = 0;
+    for (const WriterRuleInfo& r : writer_rule_table()) {
+        EXPECT_EQ(static_cast<std::size_t>(r.check), i++);
+        EXPECT_EQ(find_writer_rule(r.id), &r);
+        EXPECT_EQ(r.rule, r.id.substr(0, 2));
+        EXPECT_EQ(r.ruling, "docs/rulings.md#w" + std::string(r.rule.substr(1)));
+    }
+    EXPECT_EQ(writer_rule_info(WriterRule::first_use_order).check_name, "first_use_order");
+    EXPECT_EQ(find_writer_rule("W6"), nullptr);
 }
 
 }  // namespace

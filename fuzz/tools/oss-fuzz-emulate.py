@@ -24,7 +24,7 @@ For each build (libFuzzer + ASan, libFuzzer + UBSan, AFL++ + ASan, coverage):
 It reports, per build, the fuzzers built, the build time and each fuzzer's executions per
 second, and exits 1 if anything failed.
 
-  fuzz/oss-fuzz-emulate.py [--builds address,undefined,afl,coverage] [--seconds 3]
+  fuzz/tools/oss-fuzz-emulate.py [--builds address,undefined,afl,coverage] [--seconds 3]
                            [--afl-seconds 5] [--jobs N] [--work DIR]
 
 OND_EMULATE_LAUNCHER (e.g. ccache) is put in front of the real compiler by the recording
@@ -50,7 +50,7 @@ try:
 except ImportError:  # python3-yaml (scripts/install-deps.sh)
     sys.exit("oss-fuzz-emulate: needs python3-yaml")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONTEXT = ROOT / "fuzz" / "oss-fuzz"
 PROJECT = "ond-conform"
 LICENSE_URL = "http://www.apache.org/licenses/LICENSE-2.0"

@@ -4,16 +4,16 @@
 # two at a time. Fails on any finding (crash, sanitizer report, violated property, leak, OOM,
 # timeout). Prints each harness's executions per second and coverage.
 #
-#   fuzz/smoke.sh [SECONDS] [BUILD_DIR]      (defaults: 10, build/fuzz)
+#   fuzz/tools/smoke.sh [SECONDS] [BUILD_DIR]      (defaults: 10, build/fuzz)
 #
 # OND_SMOKE_KEEP=DIR keeps the grown corpora (DIR/corpus-<harness>), logs and artifacts in DIR
 # instead of a temporary directory, so a long campaign can be resumed and measured with
-# fuzz/coverage.sh; OND_SMOKE_JOBS sets how many harnesses run at once. OND_SMOKE_SUFFIX picks
-# other binaries of the build (with OND_SMOKE_NO_BUILD=1): `_switchable` runs fuzz/power.sh's
+# fuzz/tools/coverage.sh; OND_SMOKE_JOBS sets how many harnesses run at once. OND_SMOKE_SUFFIX picks
+# other binaries of the build (with OND_SMOKE_NO_BUILD=1): `_switchable` runs fuzz/power/power.sh's
 # build with nothing switched off (OND_SMOKE_HARNESSES="a b ..." runs only those).
 set -euo pipefail
 secs=${1:-10}
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${2:-$root/build/fuzz}
 jobs=${OND_SMOKE_JOBS:-2}
 

@@ -8,7 +8,7 @@
 # coverage_figures.py's table: per file and in all, with and without the code no input reaches
 # (coverage-excluded.txt, each entry with its reason).
 #
-#   fuzz/coverage.sh [BUILD_DIR] [EXTRA_CORPUS_ROOT...]     (BUILD_DIR default build/coverage)
+#   fuzz/tools/coverage.sh [BUILD_DIR] [EXTRA_CORPUS_ROOT...]     (BUILD_DIR default build/coverage)
 #
 # Fails when the figures without that code are below OND_COVERAGE_MIN_LINES (default 95) or
 # OND_COVERAGE_MIN_BRANCHES (default 90) percent: the committed seeds, golden corpus and
@@ -16,7 +16,7 @@
 # figures stay in BUILD_DIR/coverage-profile/ (objects.txt lists the binaries, for llvm-cov show).
 set -euo pipefail
 shopt -s inherit_errexit 2>/dev/null || true
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${1:-$root/build/coverage}
 shift || true
 llvm=${LLVM_SUFFIX:--14}
@@ -67,5 +67,5 @@ llvm-cov"$llvm" export -format=lcov -instr-profile="$prof/all.profdata" "${objec
   -ignore-filename-regex='(/fuzz/|/tests/|^/usr/|_test\.cpp$)' > "$prof/codec.lcov"
 # Per file and in all, with and without the code no input reaches (coverage-excluded.txt); the
 # floor applies to the figures without it.
-python3 "$root/fuzz/coverage_figures.py" "$prof/codec.lcov" --root "$root" \
+python3 "$root/fuzz/tools/coverage_figures.py" "$prof/codec.lcov" --root "$root" \
   --min-lines "${OND_COVERAGE_MIN_LINES:-95}" --min-branches "${OND_COVERAGE_MIN_BRANCHES:-90}" | tee "$prof/figures.txt"

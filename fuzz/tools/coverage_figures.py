@@ -4,7 +4,7 @@ and without the code listed in coverage-excluded.txt (code no harness input can 
 ordinary codec build, each entry with its reason). Prints a table per file and the totals, and
 exits 1 when the figures without the exclusions are below the floor.
 
-  fuzz/coverage_figures.py LCOV_FILE --root REPO [--excluded FILE] [--min-lines 95] [--min-branches 90]
+  fuzz/tools/coverage_figures.py LCOV_FILE --root REPO [--excluded FILE] [--min-lines 95] [--min-branches 90]
 
 An entry of the exclusion list is `FILE_REGEX | WHAT | REASON`, WHAT being `line:REGEX` (every
 line of the file whose text matches) or `body:REGEX` (from the line at column 0 that matches to

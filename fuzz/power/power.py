@@ -14,7 +14,9 @@ Writes a Markdown table: per check, the harness that caught it, executions and s
 harnesses that did not, and the checks no harness caught. Exit 1 if any check is not caught.
 """
 import argparse
+import json
 import os
+import pathlib
 import re
 import shutil
 import subprocess
@@ -22,7 +24,8 @@ import sys
 import tempfile
 import time
 
-WRITER_RULES = ["W1-utf8", "W1-varint", "W2", "W3-unused", "W3-order", "W3-canonical", "W4", "W5-padding", "W5-flags"]
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
+import switchable_checks  # noqa: E402  (the repository's scripts/, not an installed module)
 
 SECTION_HARNESSES = {"varint", "string", "string_table", "text", "tokens", "entities", "categories", "span_groups"}
 
@@ -47,14 +50,15 @@ AREA_HARNESSES = [
     ("W", ["writer", "roundtrip"]),
 ]
 
-# The short subset CI runs (fuzz/power.sh --ci), each check with the one harness that caught it
+# The short subset CI runs (fuzz/power/power.sh --ci), each check with the one harness that caught it
 # in the full run: the seven checks the fuzzers could not find before the model reader, and a
 # few more, on five harnesses, so that the build and the runs fit in about three minutes.
 CI_SUBSET = {
     "section.length-out-of-range": "container", "section.trailing-bytes": "container", "section.misplaced": "container",
     "tokens.sentence-padding": "tokens", "spans.label-empty": "span_groups", "bin.record-length-out-of-range": "doc_bin",
     "bin.trailing-bytes": "doc_bin", "section.out-of-order": "container", "tokens.count-too-large": "tokens",
-    "spans.count-exceeds-bytes": "span_groups", "W5-padding": "writer", "W3-order": "writer",
+    "spans.count-exceeds-bytes": "span_groups", switchable_checks.writer_rule_id("zero_padding"): "writer",
+    switchable_checks.writer_rule_id("first_use_order"): "writer",
 }
 ci_mode = False
 
@@ -66,28 +70,6 @@ def harnesses_for(check):
         if check.startswith(prefix):
             return names
     return ["differential"]
-
-
-def reader_codes(def_path):
-    codes = []
-    pattern = re.compile(r'^OND_ERROR\(\w+, "([^"]+)", "([^"]+)", (\w+),')
-    with open(def_path, encoding="utf-8") as f:
-        for line in f:
-            m = pattern.match(line)
-            if m and m.group(3) != "content":
-                codes.append(m.group(1))
-    return codes
-
-
-def reasons_file(path):
-    reasons = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if line and not line.startswith("#"):
-                code, _, why = line.partition(" ")
-                reasons[code] = why.strip()
-    return reasons
 
 
 def fuzzer_args(root, name, seconds, seed, runs=0):
@@ -172,7 +154,7 @@ def first_finding(log):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", required=True, help="build directory with fuzz/<harness>_fuzzer_switchable (libFuzzer)")
-    p.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    p.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     p.add_argument("--seconds", type=int, default=30, help="budget per harness and check (-max_total_time)")
     p.add_argument("--seed", type=int, default=1, help="libFuzzer's -seed")
     p.add_argument("--runs", type=int, default=0,
@@ -188,12 +170,13 @@ def main():
     global ci_mode
     ci_mode = args.ci
 
-    codes = reader_codes(os.path.join(args.root, "codec", "include", "ond", "error_codes.def"))
-    reasons = reasons_file(os.path.join(args.root, "fuzz", "power", "uncatchable.txt"))
-    problems = [f"uncatchable.txt names '{c}', which is neither an error code nor a writer rule"
-                for c in reasons if c not in set(codes) | set(WRITER_RULES)]
-    checks = codes + WRITER_RULES
-    harness_files = {f[:-len("_fuzzer.cpp")] for f in os.listdir(os.path.join(args.root, "fuzz")) if f.endswith("_fuzzer.cpp")}
+    codes = [c for c, _, _ in switchable_checks.reader_codes(os.path.join(args.root, "codec", "include", "ond", "error_codes.def"))]
+    writer = [r["id"] for r in switchable_checks.writer_rules(os.path.join(args.root, "corpus", "writer-rules.json"))]
+    reasons = switchable_checks.reasons(os.path.join(args.root, "fuzz", "power", "uncatchable.txt"))
+    problems = switchable_checks.unknown_reasons(reasons, set(codes) | set(writer), "uncatchable.txt")
+    checks = codes + writer
+    with open(os.path.join(args.root, "fuzz", "harnesses.json"), encoding="utf-8") as f:
+        harness_files = {h["name"] for h in json.load(f)["harnesses"]}  # checked against the files: fuzz.harnesses
     problems += [f"CI_SUBSET names '{c}', which is not a switchable check" for c in CI_SUBSET
                  if c not in checks or c in reasons]
     problems += [f"'{h}' is not a harness of fuzz/" for _, names in AREA_HARNESSES for h in names if h not in harness_files]
@@ -248,7 +231,7 @@ def main():
 
     seconds = time.monotonic() - started
     lines = ["# Fuzz power: which harness notices each switched-off check", "",
-             "Generated by `fuzz/power.py` (`fuzz/power.sh`): the reference codec with one reader check or writer",
+             "Generated by `fuzz/power/power.py` (`fuzz/power/power.sh`): the reference codec with one reader check or writer",
              "rule switched off (`ond_codec_switchable`), each harness of the check's area run in turn with libFuzzer",
              f"(ASan, OSS-Fuzz's flags) from its committed seeds and the regression inputs, `-seed={args.seed}`, at most",
              f"**{args.seconds} s per harness**" + (f" or {args.runs:,} executions" if args.runs else "") + ", until one fails. Executions and seconds are those of the harness that",
@@ -256,9 +239,7 @@ def main():
              "| check | caught by | executions | seconds | missed by | first finding |", "|---|---|---:|---:|---|---|"]
     for check, name, execs, secs, missed, note in rows:
         miss = ", ".join(f"{n} ({e:,})" for n, e in missed)
-        note = note.replace("|", "\\|")
-        if len(note) > 120:
-            note = note[:117] + "..."
+        note = switchable_checks.table_cell(note, 120)
         if name is None:
             lines.append(f"| `{check}` | not run | | | | {note} |")
         elif name == "":
@@ -274,13 +255,7 @@ def main():
         with open(args.report, "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
-    if problems:
-        print("\nFUZZ POWER FAILED:", file=sys.stderr)
-        for p_ in problems:
-            print("  " + p_, file=sys.stderr)
-        return 1
-    print("FUZZ POWER PASSED")
-    return 0
+    return switchable_checks.verdict("FUZZ POWER", problems)
 
 
 if __name__ == "__main__":
