@@ -192,7 +192,7 @@ def check_power_steps(where, job, triggers, full_runs):
         if not isinstance(run, str) or "fuzz/power/power.sh" not in run:
             continue
         sw = f"{where} step {i + 1} ({step.get('name', 'run')})"
-        for call in re.findall(r"fuzz/power\.sh([^\n]*)", run):
+        for call in re.findall(r"fuzz/power/power\.sh([^\n]*)", run):
             words = call.split()
             given = {}
             k = 0

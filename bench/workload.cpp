@@ -46,24 +46,6 @@ struct Word {
     Script script = Script::latin;
 };
 
-void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
-
 std::string latin_word(Rng& rng, std::uint32_t rank, bool accents) {
     static constexpr std::string_view onsets[] = {"b", "c", "d", "f", "g", "h", "j", "k", "l", "m", "n", "p",
                                                   "r", "s", "t", "v", "w", "st", "th", "sh", "ch", "pr", "tr", "gr", ""};
@@ -75,7 +57,7 @@ std::string latin_word(Rng& rng, std::uint32_t rank, bool accents) {
         w += onsets[rng.below(std::size(onsets))];
         if (accents && rng.chance(0.15)) {
             static constexpr std::uint32_t accented[] = {0xE9, 0xE8, 0xFC, 0xF6, 0xE4, 0xE7, 0xF1, 0x151};
-            append_utf8(w, accented[rng.below(std::size(accented))]);
+            unicode::append_utf8(w, accented[rng.below(std::size(accented))]);
         } else {
             w += vowels[rng.below(std::size(vowels))];
         }
@@ -88,18 +70,18 @@ std::string script_word(Rng& rng, Script script) {
     std::string w;
     switch (script) {
         case Script::cyrillic:
-            for (std::uint32_t i = 0, n = rng.range(2, 8); i < n; ++i) append_utf8(w, 0x430 + rng.below(32));
+            for (std::uint32_t i = 0, n = rng.range(2, 8); i < n; ++i) unicode::append_utf8(w, 0x430 + rng.below(32));
             break;
         case Script::greek:
-            for (std::uint32_t i = 0, n = rng.range(2, 8); i < n; ++i) append_utf8(w, 0x3B1 + rng.below(24));
+            for (std::uint32_t i = 0, n = rng.range(2, 8); i < n; ++i) unicode::append_utf8(w, 0x3B1 + rng.below(24));
             break;
         case Script::cjk:
             for (std::uint32_t i = 0, n = rng.range(1, 3); i < n; ++i)
-                append_utf8(w, rng.chance(0.8) ? 0x4E00 + rng.below(0x5000) : 0x3041 + rng.below(0x56));
+                unicode::append_utf8(w, rng.chance(0.8) ? 0x4E00 + rng.below(0x5000) : 0x3041 + rng.below(0x56));
             break;
         case Script::astral:  // emoji and CJK Extension B: surrogate pairs in UTF-16
             for (std::uint32_t i = 0, n = rng.range(1, 2); i < n; ++i)
-                append_utf8(w, rng.chance(0.5) ? 0x1F600 + rng.below(0x50) : 0x20000 + rng.below(0xA6D0));
+                unicode::append_utf8(w, rng.chance(0.5) ? 0x1F600 + rng.below(0x50) : 0x20000 + rng.below(0xA6D0));
             break;
         default:
             break;
@@ -115,7 +97,7 @@ std::string capitalise(const std::string& w, Script script) {
         const auto b0 = static_cast<unsigned char>(out[0]), b1 = static_cast<unsigned char>(out[1]);
         const std::uint32_t cp = ((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu);
         out.clear();
-        append_utf8(out, cp - 0x20);
+        unicode::append_utf8(out, cp - 0x20);
         out += rest;
     }
     return out;

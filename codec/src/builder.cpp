@@ -14,14 +14,7 @@ namespace ond {
 
 namespace {
 
-// Raises a builder's refusal (fault.hpp): check sites `return refuse(...)`.
-OND_NORETURN_IF_THROWING detail::Bail refuse(Errc e, std::string path, std::string detail) {
-#if OND_EXCEPTIONS
-    throw Error(e, no_offset, std::move(detail), std::move(path));
-#else
-    return detail::raise(Error(e, no_offset, std::move(detail), std::move(path)));
-#endif
-}
+using detail::refuse;  // the builder's refusals (fault.hpp): check sites `return refuse(...)`
 
 std::string item_path(const char* list, std::size_t i) { return std::string(list) + "[" + std::to_string(i) + "]"; }
 

@@ -66,6 +66,16 @@ inline bool faulted() noexcept { return fault_slot().error.has_value(); }
 // Throws `e`, or keeps it (the first one) for the innermost capture().
 OND_NORETURN_IF_THROWING Bail raise(Error e);
 
+// Raises content that the writer or a builder refuses (a content.* code, at no byte offset, with
+// the field's path): check sites `return refuse(...)`.
+OND_NORETURN_IF_THROWING inline Bail refuse(Errc e, std::string path, std::string detail) {
+#if OND_EXCEPTIONS
+    throw Error(e, no_offset, std::move(detail), std::move(path));
+#else
+    return raise(Error(e, no_offset, std::move(detail), std::move(path)));
+#endif
+}
+
 // Without exceptions: prints "ond: <kind>: <what>" to stderr and aborts.
 [[noreturn]] void abort_with(const char* kind, const std::string& what) noexcept;
 

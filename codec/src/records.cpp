@@ -1,6 +1,7 @@
 // Section framing (R8-R10), document bodies, and ONDB records, section 5 (R11).
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sections.hpp"
@@ -231,32 +232,22 @@ void open_doc(DocList* out) {
 
 }  // namespace
 
-template <class M>
-std::uint32_t decode_record_body(Cursor& record, const TableView& table, DocList* out, Tracer* tr) {
-    open_doc<M>(out);
-    SectionWalker<M> walker(Place::record, tr);
-    DocSections<M> doc{table, out, tr};
-    SectionFrame f;
-    Cursor content(Bytes{});
-    while (walker.next(record, f, content)) {
-        doc.decode(f, content);
-        OND_BAIL({});
-        walker.finish(f, content);
-        OND_BAIL({});
-    }
-    OND_BAIL({});  // walker.next() failed
-    return doc.n;
-}
+namespace {
 
-template <class M>
-std::uint32_t decode_ondc_body(Cursor& body, TableView& table, StringStore* strings, DocList* out, Tracer* tr) {
-    open_doc<M>(out);
-    SectionWalker<M> walker(Place::ondc_body, tr);
+// The section loop of a document's body or record: each known section decoded, then checked for
+// trailing bytes. `Table` is TableView for an ONDC body, whose string table is read into it and
+// then read by the document's sections, and const TableView for a record, which has none (the
+// walker refuses section 1 there).
+template <class M, class Body, class Table>
+std::uint32_t decode_doc_sections(Body& body, Place place, Table& table, StringStore* strings, DocList* out, Tracer* tr) {
+    SectionWalker<M, Body> walker(place, tr);
     DocSections<M> doc{table, out, tr};
     SectionFrame f;
     Cursor content(Bytes{});
     while (walker.next(body, f, content)) {
-        if (f.id == sec_strings)
+        if constexpr (std::is_const_v<Table>)
+            doc.decode(f, content);
+        else if (f.id == sec_strings)
             decode_string_table_section<M>(content, table, strings, tr);
         else
             doc.decode(f, content);
@@ -268,25 +259,24 @@ std::uint32_t decode_ondc_body(Cursor& body, TableView& table, StringStore* stri
     return doc.n;
 }
 
+}  // namespace
+
+template <class M>
+std::uint32_t decode_record_body(Cursor& record, const TableView& table, DocList* out, Tracer* tr) {
+    open_doc<M>(out);
+    return decode_doc_sections<M>(record, Place::record, table, nullptr, out, tr);
+}
+
+template <class M>
+std::uint32_t decode_ondc_body(Cursor& body, TableView& table, StringStore* strings, DocList* out, Tracer* tr) {
+    open_doc<M>(out);
+    return decode_doc_sections<M>(body, Place::ondc_body, table, strings, out, tr);
+}
+
 std::uint32_t validate_ondc_body_streamed(ByteSource& src, std::uint64_t offset, std::uint32_t length, TableView& table,
                                           std::vector<std::byte>& table_bytes, std::vector<std::byte>& section_bytes) {
-    using M = ValidateMode;
     StreamedBody body(src, offset, length, table_bytes, section_bytes);
-    SectionWalker<M, StreamedBody> walker(Place::ondc_body, nullptr);
-    DocSections<M> doc{table, nullptr, nullptr};
-    SectionFrame f;
-    Cursor content(Bytes{});
-    while (walker.next(body, f, content)) {
-        if (f.id == sec_strings)
-            decode_string_table_section<M>(content, table, nullptr, nullptr);
-        else
-            doc.decode(f, content);
-        OND_BAIL({});
-        walker.finish(f, content);
-        OND_BAIL({});
-    }
-    OND_BAIL({});  // walker.next() failed
-    return doc.n;
+    return decode_doc_sections<ValidateMode>(body, Place::ondc_body, table, nullptr, nullptr, nullptr);
 }
 
 template <class M>

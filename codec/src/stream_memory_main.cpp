@@ -1,5 +1,6 @@
-// StreamReader::skip_next's memory on a large stream, measured with a counting operator new
-// (its own program: the counter replaces the global operator new). A stream of three 1,000,000-
+// StreamReader::skip_next's memory on a large stream, measured with the tests' counting operator
+// new (tests/support/alloc_counter.hpp: its own program, as the counter replaces the global
+// operator new; it counts usable sizes, within the constant below). A stream of three 1,000,000-
 // token containers (about 21 MB each, with CRC) must validate holding at most the string table's
 // bytes, one and a half times the largest other section (a buffer that grows with the bytes that
 // arrive, R26, holds its old and new blocks while it grows; its capacities are the section's
@@ -7,45 +8,13 @@
 // the container the whole-container read held. next() on the same stream gives the same count,
 // and a damaged copy the same error; a copy cut after the damage gives skip_next the fault and
 // next() stream.truncated.
-#include <atomic>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <new>
 #include <string>
 #include <vector>
 
+#include "alloc_counter.hpp"
 #include "ond/ond.hpp"
-
-namespace {
-std::atomic<std::size_t> live{0}, peak{0};
-
-void* counted(std::size_t n) {
-    void* p = std::malloc(n + 16);
-    if (p == nullptr) throw std::bad_alloc();
-    std::memcpy(p, &n, sizeof n);
-    const std::size_t now = live.fetch_add(n) + n;
-    std::size_t seen = peak.load();
-    while (now > seen && !peak.compare_exchange_weak(seen, now)) {
-    }
-    return static_cast<char*>(p) + 16;
-}
-void uncounted(void* q) noexcept {
-    if (q == nullptr) return;
-    void* p = static_cast<char*>(q) - 16;
-    std::size_t n;
-    std::memcpy(&n, p, sizeof n);
-    live.fetch_sub(n);
-    std::free(p);
-}
-}  // namespace
-
-void* operator new(std::size_t n) { return counted(n); }
-void* operator new[](std::size_t n) { return counted(n); }
-void operator delete(void* p) noexcept { uncounted(p); }
-void operator delete[](void* p) noexcept { uncounted(p); }
-void operator delete(void* p, std::size_t) noexcept { uncounted(p); }
-void operator delete[](void* p, std::size_t) noexcept { uncounted(p); }
 
 namespace {
 
@@ -137,10 +106,13 @@ int main() {
     }
     std::printf("container %zu bytes: string table %zu, largest other section %zu\n", container, table, largest);
 
-    const std::size_t before = live.load();
-    peak.store(before);
-    const Outcome v = run(stream, [](ond::StreamReader& r) { return r.skip_next(); });
-    const std::size_t used = peak.load() - before;
+    std::size_t used = 0;
+    Outcome v;
+    {
+        const ond::alloc::PeakScope scope;
+        v = run(stream, [](ond::StreamReader& r) { return r.skip_next(); });
+        used = scope.peak();
+    }
     std::printf("skip_next: peak %zu bytes above the start (%.2f x the container)\n", used,
                 static_cast<double>(used) / static_cast<double>(container));
     check(v.count == 3 && v.error.empty(), "skip_next validates the three containers");

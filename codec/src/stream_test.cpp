@@ -1,51 +1,15 @@
 // StreamReader: back-to-back ONDC containers (R25) and the stream limits (R26).
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <sstream>
 
+#include "alloc_counter.hpp"
 #include "test_support.hpp"
 
-// ---- a counting global allocator ------------------------------------------------------------
-// Replaces the ordinary operator new/delete of this test binary. While a test has counting on,
-// it records the bytes requested and the largest single request, so tests can show that the
-// stream reader's memory follows the bytes that arrived, not the length a header declares.
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<std::size_t> g_total{0};
-std::atomic<std::size_t> g_largest{0};
-
-void* counted_alloc(std::size_t n) {
-    if (g_counting.load(std::memory_order_relaxed)) {
-        g_total.fetch_add(n, std::memory_order_relaxed);
-        std::size_t prev = g_largest.load(std::memory_order_relaxed);
-        while (n > prev && !g_largest.compare_exchange_weak(prev, n, std::memory_order_relaxed)) {
-        }
-    }
-    if (void* p = std::malloc(n ? n : 1)) return p;
-    throw std::bad_alloc();
-}
-
-struct CountAllocations {
-    CountAllocations() {
-        g_total = 0;
-        g_largest = 0;
-        g_counting = true;
-    }
-    ~CountAllocations() { g_counting = false; }
-    std::size_t total() const { return g_total.load(); }
-    std::size_t largest() const { return g_largest.load(); }
-};
-}  // namespace
-
-void* operator new(std::size_t n) { return counted_alloc(n); }
-void* operator new[](std::size_t n) { return counted_alloc(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+// The sizes requested while a test counts (tests/support/alloc_counter.hpp, which replaces the
+// global operator new of this binary): the stream reader's memory follows the bytes that arrived,
+// not the length a header declares.
+using CountAllocations = ond::alloc::RequestScope;
 
 namespace ond {
 namespace {

@@ -53,11 +53,17 @@ inline void read_indexes(const VarintKernels& fast, Cursor& sec, const TableView
 inline void narrow_ids(const StringId* ids, std::size_t m, std::uint16_t* out) noexcept {
     std::transform(ids, ids + m, out, [](StringId id) { return static_cast<std::uint16_t>(id); });
 }
-}  // namespace
 
+
+// ---- the steps of section 3, in the order of its bytes ------------------------------------
+// Each reads its part of the section into the token rows `t` (DecodeMode; empty otherwise); a
+// failed check returns with the error raised (without exceptions: the caller bails). They are
+// inlined into decode_tokens_section, so the steps cost no call: the code is the one loop nest
+// it was before it was split.
+
+// n, checked against the limit (L4) and against the bytes left: every token takes at least 9.
 template <class M>
-std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::uint32_t text_utf16_length, DocList* out,
-                                    Tracer* tr) {
+[[gnu::always_inline]] inline std::uint32_t read_token_count(Cursor& sec, Tracer* tr) {
     const std::uint64_t n_offset = sec.offset();
     const std::uint32_t n = sec.varint();
     OND_BAIL({});
@@ -69,19 +75,15 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
              detail::count_of(n, "token", "tokens") + " need at least " + detail::count_of(9ull * n, "byte", "bytes") + ", but the section has " +
                  std::to_string(sec.remaining()) + " left");
     if constexpr (M::trace) tr->field(n_offset, sec.offset() - n_offset, "tokens.count", std::to_string(n));
-    [[maybe_unused]] TokenRows t{};
-    // Every column is written below for each of the n tokens (the confidences, when the list
-    // keeps them, under mode 0 too), so the container's columns are only grown (never
-    // zero-filled) for them.
-    if constexpr (M::build) {
-        build(out).fit_ids(table.count());  // every index is at most the count: 2 bytes an id if it fits
-        t = build(out).resize_tokens(n);
-    }
+    return n;
+}
 
-    // Spans: gap from the previous end, then length; both in UTF-16 code units.
-    // Outside InspectMode each loop first takes the fast path (varint_bulk.hpp, at the level
-    // varint_level.hpp chose), which stops before anything it cannot take; the simple path then reads that one item with every check.
-    [[maybe_unused]] const VarintKernels& fast = active_varint_kernels();
+// Spans: gap from the previous end, then length; both in UTF-16 code units.
+// Outside InspectMode each loop first takes the fast path (varint_bulk.hpp, at the level
+// varint_level.hpp chose), which stops before anything it cannot take; the simple path then reads that one item with every check.
+template <class M>
+[[gnu::always_inline]] inline void read_spans([[maybe_unused]] const VarintKernels& fast, Cursor& sec, [[maybe_unused]] TokenRows& t, std::uint32_t n,
+                std::uint32_t text_utf16_length, [[maybe_unused]] Tracer* tr) {
     std::uint64_t prev_end = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
         if constexpr (!M::trace) {
@@ -94,15 +96,15 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         const std::uint32_t gap = sec.varint();
         const std::uint64_t len_offset = sec.offset();
         const std::uint32_t len = sec.varint();
-        OND_BAIL({});
+        OND_BAIL();
         if (OND_CHECK(Errc::tokens_empty, len == 0))
-            return fail(Errc::tokens_empty, len_offset, "token " + std::to_string(i) + " has length 0");
+            return void(fail(Errc::tokens_empty, len_offset, "token " + std::to_string(i) + " has length 0"));
         const std::uint64_t start = prev_end + gap;
         const std::uint64_t end = start + len;
         if (OND_CHECK(Errc::tokens_out_of_text, end > text_utf16_length))
-            return fail(Errc::tokens_out_of_text, tok_offset,
+            return void(fail(Errc::tokens_out_of_text, tok_offset,
                  "token " + std::to_string(i) + " ends at " + std::to_string(end) + ", past the text's " +
-                     detail::count_of(text_utf16_length, "UTF-16 unit", "UTF-16 units"));
+                     detail::count_of(text_utf16_length, "UTF-16 unit", "UTF-16 units")));
         if constexpr (M::build) {
             t.start[i] = static_cast<std::uint32_t>(start);
             t.length[i] = len;
@@ -113,8 +115,12 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
                           std::to_string(start) + ", " + std::to_string(end) + ")");
         prev_end = end;
     }
+}
 
-    // Six attribute columns of string indexes.
+// Six attribute columns of string indexes (R13).
+template <class M>
+[[gnu::always_inline]] inline void read_attrs([[maybe_unused]] const VarintKernels& fast, Cursor& sec, const TableView& table, [[maybe_unused]] TokenRows& t,
+                std::uint32_t n, [[maybe_unused]] Tracer* tr) {
     if constexpr (!M::trace) {
         // The six columns lie back to back in the bytes and share one limit, so they are read as
         // one run of 6n indexes: six runs of a short document's n would each be too short for the
@@ -123,11 +129,11 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         const std::size_t total = token_column_count * std::size_t{n};
         if constexpr (!M::build) {
             read_indexes(fast, sec, table, nullptr, total);
-            OND_BAIL({});
+            OND_BAIL();
         } else if (total <= flat_indexes_max) {
             StringId flat[flat_indexes_max];
             read_indexes(fast, sec, table, flat, total);
-            OND_BAIL({});
+            OND_BAIL();
             // The narrow columns' ids: narrowed in one pass (one short tail, not six), then copied out.
             if (n != 0 && std::any_of(t.wide_attrs.begin(), t.wide_attrs.end(), [](const StringId* w) { return !w; })) {
                 std::uint16_t flat16[flat_indexes_max];
@@ -141,7 +147,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
             for (std::size_t c = 0; c < token_column_count; ++c) {
                 if (t.wide_attrs[c]) {
                     read_indexes(fast, sec, table, t.wide_attrs[c], n);
-                    OND_BAIL({});
+                    OND_BAIL();
                     continue;
                 }
                 // A narrow column: read through the stack buffer, a block at a time.
@@ -149,7 +155,7 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
                 for (std::size_t i = 0; i < n; i += flat_indexes_max) {
                     const std::size_t m = std::min<std::size_t>(flat_indexes_max, n - i);
                     read_indexes(fast, sec, table, block, m);
-                    OND_BAIL({});
+                    OND_BAIL();
                     narrow_ids(block, m, t.narrow_attrs[c] + i);
                 }
             }
@@ -159,14 +165,18 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
             for (std::uint32_t i = 0; i < n; ++i) {
                 const std::uint64_t off = sec.offset();
                 const std::uint32_t idx = read_index(sec, table);
-                OND_BAIL({});
+                OND_BAIL();
                 tr->field(off, sec.offset() - off, std::string("tokens.") + token_column_names[c] + "[" + std::to_string(i) + "]",
                           idx == 0 ? std::string("0 (not set)") : std::to_string(idx) + " " + describe_string(table.entry(idx)));
             }
         }
     }
+}
 
-    // Heads: zig-zag deltas to the head's index.
+// Heads: zig-zag deltas to the head's index (R19).
+template <class M>
+[[gnu::always_inline]] inline void read_heads([[maybe_unused]] const VarintKernels& fast, Cursor& sec, [[maybe_unused]] TokenRows& t, std::uint32_t n,
+                [[maybe_unused]] Tracer* tr) {
     for (std::uint32_t i = 0; i < n; ++i) {
         if constexpr (!M::trace) {
             std::int32_t* heads = nullptr;
@@ -176,23 +186,26 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
         }
         const std::uint64_t off = sec.offset();
         const std::int32_t delta = sec.svarint();
-        OND_BAIL({});
+        OND_BAIL();
         const std::int64_t head = static_cast<std::int64_t>(i) + delta;
         if (OND_CHECK(Errc::tokens_head_out_of_range, head < 0 || head >= static_cast<std::int64_t>(n)))
-            return fail(Errc::tokens_head_out_of_range, off,
+            return void(fail(Errc::tokens_head_out_of_range, off,
                  "token " + std::to_string(i) + " has head " + std::to_string(head) + "; the document has " +
-                     detail::count_of(n, "token", "tokens"));
+                     detail::count_of(n, "token", "tokens")));
         if constexpr (M::build) t.head[i] = static_cast<std::int32_t>(head);
         if constexpr (M::trace)
             tr->field(off, sec.offset() - off, indexed("tokens.head", i),
                       std::to_string(delta) + " (head = token " + std::to_string(head) + ")");
     }
+}
 
-    // Sentence boundaries: two bits per token, low bits first.
+// Sentence boundaries: two bits per token, low bits first (R20).
+template <class M>
+[[gnu::always_inline]] inline void read_sentences(Cursor& sec, [[maybe_unused]] TokenRows& t, std::uint32_t n, [[maybe_unused]] Tracer* tr) {
     const std::size_t sent_bytes = (static_cast<std::size_t>(n) + 3) / 4;
     const std::uint64_t sent_offset = sec.offset();
     const std::uint8_t* sb = sec.bytes(sent_bytes);
-    OND_BAIL({});
+    OND_BAIL();
     std::uint32_t first_mark = 0;
     if constexpr (!M::build && !M::trace) {
         // Validation: 32 marks (8 bytes) a step while none is 3, i.e. has both bits set (R20);
@@ -216,15 +229,15 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     for (std::uint32_t i = first_mark; i < n; ++i) {
         const unsigned v = (sb[i >> 2] >> (2 * (i & 3))) & 3u;
         if (OND_CHECK(Errc::tokens_bad_sentence_value, v == 3))
-            return fail(Errc::tokens_bad_sentence_value, sent_offset + (i >> 2),
-                 "token " + std::to_string(i) + " has sentence value 3");
+            return void(fail(Errc::tokens_bad_sentence_value, sent_offset + (i >> 2),
+                 "token " + std::to_string(i) + " has sentence value 3"));
         if constexpr (M::build) t.sent[i] = static_cast<Sentence>(v);
     }
     if (n & 3) {
         const unsigned used_bits = 2 * (n & 3);
         if (OND_CHECK(Errc::tokens_sentence_padding, sb[sent_bytes - 1] >> used_bits))
-            return fail(Errc::tokens_sentence_padding, sent_offset + sent_bytes - 1,
-                 "padding bits after the last token's sentence value are not 0");
+            return void(fail(Errc::tokens_sentence_padding, sent_offset + sent_bytes - 1,
+                 "padding bits after the last token's sentence value are not 0"));
     }
     if constexpr (M::trace) {
         for (std::size_t b = 0; b < sent_bytes; ++b) {
@@ -237,13 +250,17 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
             tr->field(sent_offset + b, 1, "tokens.sent[" + std::to_string(b * 4) + "..]", v);
         }
     }
+}
 
-    // Confidences.
+// Confidences: mode 0 (all 1.0, nothing stored) or mode 1 (one binary32 per token, R21, R3).
+template <class M>
+[[gnu::always_inline]] inline void read_confidences(Cursor& sec, [[maybe_unused]] TokenRows& t, std::uint32_t n, [[maybe_unused]] DocList* out,
+                      [[maybe_unused]] Tracer* tr) {
     const std::uint64_t mode_offset = sec.offset();
     const std::uint8_t mode = sec.u8();
-    OND_BAIL({});
+    OND_BAIL();
     if (OND_CHECK(Errc::tokens_bad_confidence_mode, mode > 1))
-        return fail(Errc::tokens_bad_confidence_mode, mode_offset, "confidence mode " + std::to_string(mode) + " (must be 0 or 1)");
+        return void(fail(Errc::tokens_bad_confidence_mode, mode_offset, "confidence mode " + std::to_string(mode) + " (must be 0 or 1)"));
     if constexpr (M::trace)
         tr->field(mode_offset, 1, "tokens.confidence-mode", mode == 0 ? "0 (all 1.0)" : "1 (one float per token)");
     // Mode 0 writes nothing where the list keeps no confidences (they read as 1.0).
@@ -252,18 +269,46 @@ std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::ui
     if (mode == 1) {
         const std::uint64_t conf_offset = sec.offset();
         const std::uint8_t* p = sec.bytes(4ull * n);
-        OND_BAIL({});
+        OND_BAIL();
         if constexpr (M::build) t.conf = build(out).conf_rows();
         for (std::uint32_t i = 0; i < n; ++i) {
             float f;
             std::memcpy(&f, p + 4ull * i, 4);  // little-endian host (checked in header.cpp)
             if (OND_CHECK(Errc::tokens_confidence_out_of_range, !confidence_ok(f)))
-                return fail(Errc::tokens_confidence_out_of_range, conf_offset + 4ull * i,
-                     "token " + std::to_string(i) + " has confidence " + describe_float(f));
+                return void(fail(Errc::tokens_confidence_out_of_range, conf_offset + 4ull * i,
+                     "token " + std::to_string(i) + " has confidence " + describe_float(f)));
             if constexpr (M::build) t.conf[i] = f;
             if constexpr (M::trace) tr->field(conf_offset + 4ull * i, 4, indexed("tokens.conf", i), describe_float(f));
         }
     }
+}
+
+}  // namespace
+
+template <class M>
+std::uint32_t decode_tokens_section(Cursor& sec, const TableView& table, std::uint32_t text_utf16_length, DocList* out,
+                                    Tracer* tr) {
+    const std::uint32_t n = read_token_count<M>(sec, tr);
+    OND_BAIL({});
+    [[maybe_unused]] TokenRows t{};
+    // Every column is written below for each of the n tokens (the confidences, when the list
+    // keeps them, under mode 0 too), so the container's columns are only grown (never
+    // zero-filled) for them.
+    if constexpr (M::build) {
+        build(out).fit_ids(table.count());  // every index is at most the count: 2 bytes an id if it fits
+        t = build(out).resize_tokens(n);
+    }
+    const VarintKernels& fast = active_varint_kernels();
+    read_spans<M>(fast, sec, t, n, text_utf16_length, tr);
+    OND_BAIL({});
+    read_attrs<M>(fast, sec, table, t, n, tr);
+    OND_BAIL({});
+    read_heads<M>(fast, sec, t, n, tr);
+    OND_BAIL({});
+    read_sentences<M>(sec, t, n, tr);
+    OND_BAIL({});
+    read_confidences<M>(sec, t, n, out, tr);
+    OND_BAIL({});
     return n;
 }
 

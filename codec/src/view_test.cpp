@@ -2,6 +2,7 @@
 // heads, entities, categories and span groups, checked against the corpus files' known content.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iterator>
 #include <ranges>
@@ -222,14 +223,33 @@ TEST(DocView, AContainersDocumentsAsViews) {
     EXPECT_EQ(c.doc_views().size(), 3u);
 }
 
-TEST(DocView, RangesAreStandardRanges) {
-    static_assert(std::forward_iterator<TokenRange::iterator>);
-    static_assert(std::ranges::forward_range<TokenRange>);
-    static_assert(std::ranges::forward_range<DocViewRange>);
-    static_assert(std::ranges::forward_range<decltype(std::declval<DocView>().ents())>);
-    static_assert(std::input_iterator<DocBinReader::iterator>);
-    static_assert(std::input_iterator<StreamReader::iterator>);
-    SUCCEED();
+// The views' ranges are standard ranges (checked when this file compiles) ...
+static_assert(std::forward_iterator<TokenRange::iterator>);
+static_assert(std::ranges::forward_range<TokenRange>);
+static_assert(std::ranges::forward_range<DocViewRange>);
+static_assert(std::ranges::forward_range<decltype(std::declval<DocView>().ents())>);
+static_assert(std::input_iterator<DocBinReader::iterator>);
+static_assert(std::input_iterator<StreamReader::iterator>);
+
+// ... and the standard algorithms and views give the documents' own content through them.
+TEST(DocView, StandardAlgorithmsReadTheRanges) {
+    const Container cjk = load_view_case("valid/text/cjk.ondc");  // "東京 は 大きい。"
+    const DocView doc = cjk.doc(0);
+    EXPECT_EQ(std::ranges::distance(doc.tokens()), 3);
+    const auto wa = std::ranges::find_if(doc.tokens(), [](TokenView t) { return t.text() == "は"; });
+    ASSERT_NE(wa, doc.tokens().end());
+    EXPECT_EQ(std::ranges::distance(doc.tokens().begin(), wa), 1);
+    std::vector<std::string> texts;
+    std::ranges::copy(doc.tokens() | std::views::transform([](TokenView t) { return std::string(t.text()); }),
+                      std::back_inserter(texts));
+    EXPECT_EQ(texts, (std::vector<std::string>{"東京", "は", "大きい。"}));
+    EXPECT_TRUE(std::ranges::empty(doc.ents()));
+
+    const Container bin = load_view_case("valid/bin/three-records.ondb");
+    EXPECT_EQ(std::ranges::distance(bin.doc_views()), 3);
+    std::vector<std::size_t> indices;
+    std::ranges::transform(bin.doc_views(), std::back_inserter(indices), [](DocView d) { return d.index(); });
+    EXPECT_EQ(indices, (std::vector<std::size_t>{0, 1, 2}));
 }
 
 TEST(Utf16OffsetsCovering, WidensOnlyWhereAPairIsSplit) {

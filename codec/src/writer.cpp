@@ -22,14 +22,7 @@ namespace ond {
 
 namespace {
 
-// Raises the writer's refusal (fault.hpp): check sites `return refuse(...)`.
-OND_NORETURN_IF_THROWING detail::Bail refuse(Errc e, std::string path, std::string detail) {
-#if OND_EXCEPTIONS
-    throw Error(e, no_offset, std::move(detail), std::move(path));
-#else
-    return detail::raise(Error(e, no_offset, std::move(detail), std::move(path)));
-#endif
-}
+using detail::refuse;  // the writer's refusals (fault.hpp): check sites `return refuse(...)`
 
 // ---- rule switches ----------------------------------------------------------------------
 

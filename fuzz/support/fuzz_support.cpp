@@ -3,6 +3,8 @@
 #include <map>
 #include <string_view>
 
+#include "ref_crc32.hpp"
+
 namespace ond::fuzz {
 
 namespace {
@@ -27,14 +29,7 @@ void check_same(const Outcome& a, const Outcome& b, const char* what_a, const ch
     property_failed("same verdict, error code and offset", __FILE__, __LINE__, note);
 }
 
-std::uint32_t slow_crc32(const std::uint8_t* p, std::size_t n) noexcept {
-    std::uint32_t crc = 0xFFFFFFFFu;
-    for (std::size_t i = 0; i < n; ++i) {
-        crc ^= p[i];
-        for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    return ~crc;
-}
+std::uint32_t slow_crc32(const std::uint8_t* p, std::size_t n) noexcept { return test::ref_crc32(p, n); }
 
 void put_u8(std::vector<std::byte>& out, std::uint8_t v) { out.push_back(static_cast<std::byte>(v)); }
 void put_u16(std::vector<std::byte>& out, std::uint16_t v) {

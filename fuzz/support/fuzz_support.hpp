@@ -96,7 +96,7 @@ inline float bits_float(std::uint32_t u) noexcept {
     return f;
 }
 
-// CRC-32 (reflected, polynomial 0xEDB88320) computed bit by bit, independent of zlib.
+// CRC-32 computed bit by bit, independent of the codec (tests/support/ref_crc32.hpp).
 std::uint32_t slow_crc32(const std::uint8_t* p, std::size_t n) noexcept;
 
 // WTF-8 checked and decoded independently of the codec's unicode helpers. `utf8` means

@@ -89,6 +89,8 @@ struct Reader {
 };
 
 // UTF-16LE code units to WTF-8: pairs join into one code point, lone surrogates stay 3 bytes.
+// Its own code point encoder, not the codec's (ond/unicode.hpp): the model shares no code with
+// what it checks.
 std::string wtf8_of_utf16le(const std::string& bytes) {
     std::vector<std::uint32_t> units;
     for (std::size_t i = 0; i + 1 < bytes.size(); i += 2)

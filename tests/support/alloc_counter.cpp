@@ -11,10 +11,16 @@ namespace {
 std::atomic<std::uint64_t> g_live{0};
 std::atomic<std::uint64_t> g_peak{0};
 std::atomic<std::uint64_t> g_calls{0};
+std::atomic<std::uint64_t> g_requested{0};
+std::atomic<std::uint64_t> g_largest{0};
 
 void* counted_alloc(std::size_t n) {
     void* p = std::malloc(n == 0 ? 1 : n);
     if (!p) return nullptr;
+    g_requested.fetch_add(n, std::memory_order_relaxed);
+    std::uint64_t largest = g_largest.load(std::memory_order_relaxed);
+    while (n > largest && !g_largest.compare_exchange_weak(largest, n, std::memory_order_relaxed)) {
+    }
     const std::uint64_t size = malloc_usable_size(p);
     const std::uint64_t live = g_live.fetch_add(size, std::memory_order_relaxed) + size;
     g_calls.fetch_add(1, std::memory_order_relaxed);
@@ -35,6 +41,9 @@ std::uint64_t live_bytes() noexcept { return g_live.load(std::memory_order_relax
 std::uint64_t peak_bytes() noexcept { return g_peak.load(std::memory_order_relaxed); }
 std::uint64_t allocations() noexcept { return g_calls.load(std::memory_order_relaxed); }
 void reset_peak() noexcept { g_peak.store(g_live.load(std::memory_order_relaxed), std::memory_order_relaxed); }
+std::uint64_t requested_bytes() noexcept { return g_requested.load(std::memory_order_relaxed); }
+std::uint64_t largest_request() noexcept { return g_largest.load(std::memory_order_relaxed); }
+void reset_largest_request() noexcept { g_largest.store(0, std::memory_order_relaxed); }
 
 }  // namespace ond::alloc
 

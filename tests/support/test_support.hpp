@@ -19,20 +19,11 @@
 #include "ond/hex.hpp"
 #include "ond/inspect.hpp"
 #include "ond/ond.hpp"
+#include "ref_crc32.hpp"
 
 namespace ond::test {
 
 // ---- bytes ------------------------------------------------------------------------------
-
-// CRC-32 (IEEE, reflected, polynomial 0xEDB88320), bit by bit: slow and obviously right.
-inline std::uint32_t ref_crc32(const std::uint8_t* p, std::size_t n) {
-    std::uint32_t crc = 0xFFFFFFFFu;
-    for (std::size_t i = 0; i < n; ++i) {
-        crc ^= p[i];
-        for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    return ~crc;
-}
 
 inline std::uint32_t float_bits(float f) { return std::bit_cast<std::uint32_t>(f); }
 inline float bits_float(std::uint32_t u) { return std::bit_cast<float>(u); }

@@ -529,7 +529,7 @@ const std::vector<std::string> empty_section_cases = {"impl/entities/annotated-n
 // without groups passes under the default profile, as does one that rejects them; strict wants
 // the reference's rejection.
 TEST(Rulings, EmptySectionsPassAcceptedOrRejected) {
-    if (!have_golden_corpus()) GTEST_SKIP() << "corpus/manifest.json has not been generated";
+    ASSERT_TRUE(have_golden_corpus()) << "corpus/manifest.json is missing: the golden corpus is part of the tree";
     const std::vector<std::string> filter = {"--filter", "impl/entities/*", "--filter", "impl/spans/zero-groups", "--filter",
                                              "impl/bin/entities-in-record-*"};
     auto run = [&](const std::string& decoder, bool strict) {
@@ -566,7 +566,7 @@ TEST(Rulings, EmptySectionsPassAcceptedOrRejected) {
 
 // R9: sections 6 and 7 in a record may be skipped or read as the record's own; both pass.
 TEST(Rulings, RecordExtrasPassSkippedOrRead) {
-    if (!have_golden_corpus()) GTEST_SKIP() << "corpus/manifest.json has not been generated";
+    ASSERT_TRUE(have_golden_corpus()) << "corpus/manifest.json is missing: the golden corpus is part of the tree";
     for (const std::string fault : {"skip-record-extras", "read-record-extras"}) {
         ConformRun r = golden({"--decoder", with_fault(fault, "decode"), "--filter", "impl/bin/section-*-in-record"});
         EXPECT_EQ(r.code, 0) << fault << "\n" << r.out;
@@ -582,7 +582,7 @@ TEST(Rulings, RecordExtrasPassSkippedOrRead) {
 // (read back with the one check relaxed). An allowed table order or varint width is only a
 // recommended finding; output that reads back to other content fails.
 TEST(Rulings, WritersOfImplementationDefinedContent) {
-    if (!have_golden_corpus()) GTEST_SKIP() << "corpus/manifest.json has not been generated";
+    ASSERT_TRUE(have_golden_corpus()) << "corpus/manifest.json is missing: the golden corpus is part of the tree";
     auto run = [](const std::string& fault) { return golden({"--encoder", with_fault(fault, "encode"), "--filter", "encode-impl/*"}); };
     auto rule_findings = [](const ConformRun& r, const std::string& level) {
         std::vector<std::string> out;
