@@ -77,6 +77,7 @@ void check(const char* name, const Buf& input, const char* code, std::uint64_t o
 
 }  // namespace
 
+// Long by design: a list of worked inputs, one line or two each, with their expected answers.
 int main() {
     const Buf table = table_section();
     const Buf text = text_section("ab");

@@ -145,7 +145,7 @@ public:
         if (tw.fault) {
             const bool padding = tw.fault->errc() == Errc::tokens_sentence_padding;
             if (padding)
-                add(WriterRule::zero_padding, "W5: sentence padding bits are not 0 (" + std::string(tw.fault->what()) + ")");
+                add(WriterRule::zero_padding, "sentence padding bits are not 0 (" + std::string(tw.fault->what()) + ")");
             else
                 add_other("decode", "the bytes do not decode: " + std::string(tw.fault->what()));
             j.findings = std::move(out_);
@@ -154,7 +154,7 @@ public:
         const Container cc = decode(as_bytes(canon_.data(), canon_.size()));
         const Container tc = decode(as_bytes(testee_.data(), testee_.size()));
         if (cc.crc != tc.crc)
-            add(WriterRule::crc_flag, std::string("W5: flags bit 0 is ") + (tc.crc ? "1" : "0") + ", but a trailer was " +
+            add(WriterRule::crc_flag, std::string("flags bit 0 is ") + (tc.crc ? "1" : "0") + ", but a trailer was " +
                                 (cc.crc ? "asked for" : "not asked for"));
         sections(cw, tw);
         table(tc);
@@ -167,7 +167,11 @@ public:
     }
 
 private:
-    void add(WriterRule rule, std::string message) { add_other(std::string(writer_rule_info(rule).id), std::move(message)); }
+    // A writer rule's finding: its message starts with the rule ("W3: ...").
+    void add(WriterRule rule, const std::string& message) {
+        const WriterRuleInfo& info = writer_rule_info(rule);
+        add_other(std::string(info.id), std::string(info.rule) + ": " + message);
+    }
     // A finding that is not a writer rule's ("decode", "unidentified").
     void add_other(std::string rule, std::string message) {
         for (const auto& f : out_)
@@ -206,7 +210,7 @@ private:
             auto it = want.find(part);
             const std::vector<int> expected = it == want.end() ? std::vector<int>{} : it->second;
             if (list != expected) {
-                add(WriterRule::sections_written, "W2: the " + part + " has sections " + id_list(list) + ", the canonical writer writes " +
+                add(WriterRule::sections_written, "the " + part + " has sections " + id_list(list) + ", the canonical writer writes " +
                               id_list(expected) + " for this content");
                 return;
             }
@@ -220,7 +224,7 @@ private:
         for (StringId id : first_uses(tc, false)) used[id] = true;
         for (std::size_t i = 1; i <= count; ++i)
             if (!used[i]) {
-                add(WriterRule::table_only_used, "W3: string table entry " + std::to_string(i) + " " +
+                add(WriterRule::table_only_used, "string table entry " + std::to_string(i) + " " +
                                      quoted(tc.strings.view(static_cast<StringId>(i))) + " is not referenced by the body");
                 break;
             }
@@ -230,11 +234,11 @@ private:
             const StringId late = by_bytes[*bad_bytes];
             StringId earlier = 0;
             for (std::size_t k = 0; k < *bad_bytes; ++k) earlier = std::max(earlier, by_bytes[k]);
-            add(WriterRule::first_use_order, "W3: string table entry " + std::to_string(late) + " is " + quoted(tc.strings.view(late)) +
+            add(WriterRule::first_use_order, "string table entry " + std::to_string(late) + " is " + quoted(tc.strings.view(late)) +
                                 ", first used after entry " + std::to_string(earlier) +
                                 " (the table follows neither the body's byte order nor token-by-token order)");
         } else if (bad_bytes) {
-            add(WriterRule::canonical_numbering, "W3: the string table is numbered token by token, not in the order of the body's bytes "
+            add(WriterRule::canonical_numbering, "the string table is numbered token by token, not in the order of the body's bytes "
                                 "(entry " + std::to_string(by_bytes[*bad_bytes]) + " " +
                                     quoted(tc.strings.view(by_bytes[*bad_bytes])) + " comes too early)");
         }
@@ -242,12 +246,12 @@ private:
         for (std::size_t i = 1; i <= count; ++i) {
             const std::string_view v = tc.strings.view(static_cast<StringId>(i));
             if (v.empty()) {
-                add(WriterRule::canonical_numbering, "W3: string table entry " + std::to_string(i) + " is a stored empty string");
+                add(WriterRule::canonical_numbering, "string table entry " + std::to_string(i) + " is a stored empty string");
                 continue;
             }
             auto [it, fresh] = first_entry.emplace(v, i);
             if (!fresh)
-                add(WriterRule::canonical_numbering, "W3: string table entries " + std::to_string(it->second) + " and " + std::to_string(i) +
+                add(WriterRule::canonical_numbering, "string table entries " + std::to_string(it->second) + " and " + std::to_string(i) +
                                         " both hold " + quoted(v));
         }
     }
@@ -261,11 +265,11 @@ private:
                 e.value.compare(e.value.size() - 9, 9, " (UTF-16)") == 0) {
                 const auto i = static_cast<StringId>(std::atoi(e.name.c_str() + 8));
                 if (i < tc.strings.size() && !unicode::wtf8_has_surrogate(tc.strings.view(i)))
-                    add(WriterRule::utf8_strings, "W1: string table entry " + std::to_string(i) + " " + quoted(tc.strings.view(i)) +
+                    add(WriterRule::utf8_strings, "string table entry " + std::to_string(i) + " " + quoted(tc.strings.view(i)) +
                                        " is stored as UTF-16, though it is well-formed (UTF-8 is required)");
             } else if (e.name == "text.encoding") {
                 if (e.value.rfind("1", 0) == 0 && doc < tc.docs.size() && !unicode::wtf8_has_surrogate(tc.docs[doc].text))
-                    add(WriterRule::utf8_strings, "W1: the text of document " + std::to_string(doc) +
+                    add(WriterRule::utf8_strings, "the text of document " + std::to_string(doc) +
                                        " is stored as UTF-16, though it is well-formed (UTF-8 is required)");
                 ++doc;
             } else if (e.name == "tokens.confidence-mode") {
@@ -277,7 +281,7 @@ private:
                         return b == 0x3F800000u;
                     });
                     if (all_one)
-                        add(WriterRule::confidence_mode, "W4: document " + std::to_string(mode_doc) +
+                        add(WriterRule::confidence_mode, "document " + std::to_string(mode_doc) +
                                       " writes confidence mode 1, though every confidence is 1.0 (mode 0)");
                 }
                 ++mode_doc;
@@ -295,7 +299,7 @@ private:
             if (e.kind != InspectEvent::Kind::field) continue;
             auto it = canon.find(tw.part[k] + "/" + e.name);
             if (it == canon.end() || it->second->value != e.value || it->second->length >= e.length) continue;
-            add(WriterRule::minimal_varints, "W1: " + e.name + " (" + e.value + ") takes " + std::to_string(e.length) +
+            add(WriterRule::minimal_varints, "" + e.name + " (" + e.value + ") takes " + std::to_string(e.length) +
                                  " bytes at byte " + std::to_string(e.offset) + "; its minimal form takes " +
                                  std::to_string(it->second->length));
             return;
