@@ -472,14 +472,14 @@ class Writer:
     The defaults write what was read (for canonical input, the canonical bytes). Options for
     variants: `ids` maps each old string id to a new one and `table` gives the new table's entries
     (after entry 0); `wide` maps (part, field name) to a varint width for that field;
-    `conf_mode_one` writes mode 1 (with the floats) for every document; `padding` ORs bits into
+    `conf_mode` writes that mode byte (and the floats, unless it is 0) for every document; `padding` ORs bits into
     the last sentence byte of every document with a token count not a multiple of 4; `crc`
     overrides the flag.
     """
 
-    def __init__(self, ids=None, table=None, wide=None, conf_mode_one=False, padding=0, crc=None):
+    def __init__(self, ids=None, table=None, wide=None, conf_mode=None, padding=0, crc=None):
         self.ids, self.table, self.wide = ids, table, wide or {}
-        self.conf_mode_one, self.padding, self.crc = conf_mode_one, padding, crc
+        self.conf_mode, self.padding, self.crc = conf_mode, padding, crc
 
     def id(self, i):
         return self.ids[i] if self.ids else i
@@ -520,7 +520,7 @@ class Writer:
         if marks:
             marks[-1] |= d.padding | (self.padding if n % 4 else 0)
         tok += marks
-        mode = 1 if self.conf_mode_one else d.conf_mode
+        mode = d.conf_mode if self.conf_mode is None else self.conf_mode
         tok += bytes([mode]) + (b"".join(struct.pack("<I", b) for b in d.conf) if mode else b"")
         out += _section(3, bytes(tok))
         if d.ents is not None:

@@ -54,7 +54,7 @@ class Harness:
         self.only, self.timeout = re.compile(only) if only else None, timeout
         self.rules = writer_rules.load_rules()
         self.case, self.failed, self.recommended, self.passed, self.skipped = None, {}, [], 0, 0
-        self.ahead = {}  # (op, input) -> a future of its raw run, started before the block asks
+        self.ahead = {}  # (op, input) -> futures of its raw runs, started before the block asks
 
     # -- running ahead: the block asks one case at a time, the runs go in parallel -----------------
     def start_ahead(self, manifest, jobs):
@@ -66,9 +66,9 @@ class Harness:
             if case.kind == "encode":  # as my_encode sends it
                 data = corpus_json.dump_json(corpus_json.parse_json(data.decode("utf-8"))).encode("utf-8")
             if case.kind == "decode" and case.verdict in ("valid", "noncanonical") and "encode" in self.commands:
-                self.ahead[("decode", data)] = pool.submit(self.decode_then_encode, data, pool)
+                self.ahead.setdefault(("decode", data), []).append(pool.submit(self.decode_then_encode, data, pool))
             else:
-                self.ahead[(case.kind, data)] = pool.submit(self.raw_run, case.kind, data)
+                self.ahead.setdefault((case.kind, data), []).append(pool.submit(self.raw_run, case.kind, data))
         return pool
 
     def decode_then_encode(self, data, pool):
@@ -77,7 +77,7 @@ class Harness:
         if raw[0] == 0:
             try:
                 again = corpus_json.dump_json(corpus_json.parse_json(raw[1].decode("utf-8"))).encode("utf-8")
-                self.ahead.setdefault(("encode", again), pool.submit(self.raw_run, "encode", again))
+                self.ahead.setdefault(("encode", again), []).append(pool.submit(self.raw_run, "encode", again))
             except (UnicodeDecodeError, ValueError):
                 pass
         return raw
@@ -133,8 +133,8 @@ class Harness:
 
     def run(self, op, data):
         """(status, stdout, error code) of one per-case run; a crash is a failure of the case."""
-        future = self.ahead.pop((op, data), None)
-        status, out, err = future.result() if future else self.raw_run(op, data)
+        futures = self.ahead.get((op, data))
+        status, out, err = futures.pop(0).result() if futures else self.raw_run(op, data)
         if status is None:
             self.require(False, f"{op}: no answer within {self.timeout} s")
             return None, b"", None

@@ -61,7 +61,7 @@ def variants(canonical, relax):
     if c.docs:
         out.append(("wide-token-count", fmt.write(c, wide={(part, "tokens.count"): 3}), "W1-varint"))
     if any(d.conf_mode == 0 for d in c.docs):
-        out.append(("conf-mode-1", fmt.write(c, conf_mode_one=True), "W4"))
+        out.append(("conf-mode-1", fmt.write(c, conf_mode=1), "W4"))
     if any(len(d.starts) % 4 for d in c.docs):
         out.append(("padding", fmt.write(c, padding=0x80), "W5-padding"))
     out.append(("crc-flag", fmt.write(c, crc=not c.crc), "W5-flags"))
