@@ -218,7 +218,9 @@ class _Reader:
     def string(self, cur, kind, h=None, at=None):
         at = cur.pos if at is None else at
         h = cur.varint() if h is None else h
-        raw = cur.take(h >> 1, f"{kind}.truncated" if kind == "string" else "field.truncated")
+        if h >> 1 > cur.left():  # reported at the string's first byte, its length varint
+            raise FormatError("string.truncated", at)
+        raw = cur.take(h >> 1)
         if h & 1:
             if len(raw) % 2:
                 raise FormatError(f"{kind}.odd-utf16-length", at)
@@ -284,28 +286,29 @@ class _Reader:
                 raise FormatError("tokens.head-out-of-range", at)
             doc.heads.append(delta)
             self.field(part, f"tokens.head[{i}]", (delta,), at, cur)
-        for b in range(-(-n // 4)):
-            at = cur.pos
-            byte = cur.u8()
+        at = cur.pos
+        marks = cur.take(-(-n // 4))  # one field: a cut one is reported at its first byte
+        for b, byte in enumerate(marks):
             for k in range(4):
                 v = (byte >> (2 * k)) & 3
                 if 4 * b + k < n:
                     if v == 3:
-                        raise FormatError("tokens.bad-sentence-value", at)
+                        raise FormatError("tokens.bad-sentence-value", at + b)
                     doc.sent.append(v)
                 elif v:
                     doc.padding |= v << (2 * k)
             if doc.padding:
-                self.fail("tokens.sentence-padding", at)
+                self.fail("tokens.sentence-padding", at + b)
         at = cur.pos
         doc.conf_mode = cur.u8()
         if doc.conf_mode not in (0, 1):
             raise FormatError("tokens.bad-confidence-mode", at)
-        for _ in range(n if doc.conf_mode else 0):
-            at = cur.pos
-            bits = cur.float_bits()
+        at = cur.pos
+        floats = cur.take(4 * n if doc.conf_mode else 0)  # one field, like the sentence marks
+        for i in range(n if doc.conf_mode else 0):
+            bits = struct.unpack_from("<I", floats, 4 * i)[0]
             if not _confidence_ok(bits):
-                raise FormatError("tokens.confidence-out-of-range", at)
+                raise FormatError("tokens.confidence-out-of-range", at + 4 * i)
             doc.conf.append(bits)
         if not doc.conf_mode:
             doc.conf = [ONE] * n
