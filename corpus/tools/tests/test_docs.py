@@ -100,7 +100,7 @@ class Docs(unittest.TestCase):
         self.assertEqual(formats, {"ONDC", "ONDB"})
         out = section(text("docs", "protocol.md"), "Stream output")
         for f in formats:
-            self.assertIn(f'`"{f}"`', out)
+            self.assertIn(f'"{f}"', out)
 
     def test_truncation_offsets(self):
         """docs/reading-rules.md: a cut field is reported at its first byte, the sentence marks and

@@ -12,6 +12,8 @@ Scenarios:
                      passes that case
   lenient-conf-mode-corpus   the same reader fails the corpus's own invalid/tokens/confidence-mode-*
                      cases (needs cases that isolate the mode check)
+  unused-string      a writer that adds a string of its own to the table fails
+                     encode/encode/table-only-used (and every encode case) with W3-unused
   crash              an adapter that crashes on every input fails every case, whatever its verdict
 """
 
@@ -103,6 +105,14 @@ def main():
         passed, failed, out = harness(corpus, commands(a.adapter, "lenient-conf-mode", ("decode",)),
                                       r"^invalid/tokens/confidence-mode-")
         expect(failed == passed + failed and failed >= 3, "the lenient reader fails every confidence-mode case", out)
+    elif a.scenario == "unused-string":
+        cmds = commands(a.adapter, ops=("decode",))
+        cmds["encode"] = commands(a.adapter, "noncanonical-table", ("encode",))["encode"]
+        passed, failed, out = harness(corpus, cmds, r"^encode/encode/")
+        lines = out.splitlines()
+        expect(any(line.startswith("encode/encode/table-only-used  #") and "W3-unused" in line for line in lines),
+               "the added string fails encode/encode/table-only-used with W3-unused", out)
+        expect(passed == 0 and failed > 30, "every encode case fails", out)
     elif a.scenario == "crash":
         passed, failed, out = harness(corpus, commands(a.adapter, "always-crash"), r"^(valid|invalid)/header/")
         expect(passed == 0 and failed > 20 and "crashed" in out, "a crash fails every case", out)
