@@ -8,7 +8,10 @@ strings, an extra section, and two faults at once. Both judges must give the sam
 set for each, and for the canonical bytes none; and every variant must have the finding it was
 made for (so that a variant that breaks nothing cannot pass unnoticed).
 
-    python3 test_writer_rules.py --judge PATH/ond_writer_judge [--corpus DIR]
+    python3 test_writer_rules.py --judge PATH/ond_writer_judge [--corpus DIR] [--long-strings]
+
+--long-strings judges one more input made here: encode/encode/all-sections with a string table
+entry of 100 characters (the inspector shows at most 80 of a string).
 """
 
 import argparse
@@ -70,6 +73,9 @@ def variants(canonical, relax):
         for d in u.docs:
             d.text = fmt.Str(d.text.units, True)
         out.append(("utf16-strings", fmt.write(u, table=[fmt.Str(s.units, True) for s in u.strings[1:]]), "W1-utf8"))
+    if any(len(s.units) > 80 for s in c.strings):  # longer than the inspector shows
+        out.append(("utf16-long-strings", fmt.write(c, table=[fmt.Str(s.units, len(s.units) > 80)
+                                                              for s in c.strings[1:]]), "W1-utf8"))
     if c.format == "ONDC" and c.docs[0].cats is None:
         u = fresh()
         u.docs[0].cats = []
@@ -91,11 +97,19 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--judge", required=True)
     ap.add_argument("--corpus", default=os.path.join(HERE, "..", ".."))
+    ap.add_argument("--long-strings", action="store_true")
     args = ap.parse_args()
     manifest = json.load(open(os.path.join(args.corpus, "manifest.json"), encoding="utf-8"))
     rules = writer_rules.load_rules()
     failures, judged, cases = [], 0, 0
     with tempfile.TemporaryDirectory() as tmp:
+        if args.long_strings:
+            c = fmt.read(open(os.path.join(args.corpus, "cases/encode/encode/all-sections.ondc"), "rb").read())
+            c.strings[1] = fmt.Str(fmt.units_of("x" * 100))
+            with open(os.path.join(tmp, "long-strings.ondc"), "wb") as f:
+                f.write(fmt.write(c))
+            manifest["cases"] = [{"id": "all-sections with a 100-character string", "kind": "encode", "verdict": "valid",
+                                  "expected": os.path.join(tmp, "long-strings.ondc")}]
         for case in manifest["cases"]:
             if case["kind"] != "encode" or case["verdict"] == "invalid":
                 continue
