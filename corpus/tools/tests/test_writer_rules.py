@@ -68,6 +68,7 @@ def variants(canonical, relax):
     if any(len(d.starts) % 4 for d in c.docs):
         out.append(("padding", fmt.write(c, padding=0x80), "W5-padding"))
     out.append(("crc-flag", fmt.write(c, crc=not c.crc), "W5-flags"))
+    out.append(("cut", canonical[:-1], "decode"))
     if len(c.strings) > 1 or any(d.text.units for d in c.docs):
         u = fresh()
         for d in u.docs:
@@ -101,7 +102,7 @@ def main():
     args = ap.parse_args()
     manifest = json.load(open(os.path.join(args.corpus, "manifest.json"), encoding="utf-8"))
     rules = writer_rules.load_rules()
-    failures, judged, cases = [], 0, 0
+    failures, judged, cases, seen = [], 0, 0, set()
     with tempfile.TemporaryDirectory() as tmp:
         if args.long_strings:
             c = fmt.read(open(os.path.join(args.corpus, "cases/encode/encode/all-sections.ondc"), "rb").read())
@@ -128,6 +129,7 @@ def main():
             for (name, data, wanted), path in zip(made, files):
                 py = {(f.rule, f.level) for f in writer_rules.judge(canonical, data, rules, [relax] if relax else [])}
                 judged += 1
+                seen |= {r for r, _ in py}
                 where = f"{case['id']} [{name}]"
                 if py != cpp[path]:
                     failures.append(f"{where}: C++ {sorted(cpp[path])}, Python {sorted(py)}")
@@ -137,6 +139,9 @@ def main():
                     failures.append(f"{where}: a sorted table has no W3 numbering finding: {sorted(py)}")
                 if wanted and wanted not in {r for r, _ in py}:
                     failures.append(f"{where}: no {wanted} finding: {sorted(py)}")
+    missed = ({r["id"] for r in rules} | {"decode"}) - seen
+    if not args.long_strings and missed:
+        failures.append(f"no variant met {sorted(missed)}: their levels were not compared")
     for f in failures:
         print("FAIL", f)
     print(f"{judged} judgements on {cases} encode cases, {len(failures)} disagreements or misses")
