@@ -5,7 +5,9 @@
 
 The commands are the testee protocol's per-case mode (docs/protocol.md): the input on stdin, the
 answer on stdout, exit status 0 to accept, 1 to reject (the first stderr line may say
-`error: CODE`), anything else a crash. The checks are the corpus README's own ("Running the corpus
+`error: CODE`), anything else a crash. A run gets --timeout seconds and may print 1 MiB + 64 x its
+input; past either it fails, and its process group is killed. Unlike the conformance runner this
+harness does not follow processes that leave that group, nor measure memory. The checks are the corpus README's own ("Running the corpus
 with only a JSON parser"): its Python block is read from DIR/README.md and executed with the
 helpers below bound, so what the README says is what runs. Each required failure prints as
 `id  # why`; the last line is `N passed, N failed`; the exit status is 1 when a case failed.
@@ -17,8 +19,10 @@ import hashlib
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
+import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import corpus_json  # noqa: E402
@@ -26,6 +30,9 @@ import ond_format  # noqa: E402
 import writer_rules  # noqa: E402
 
 README_BLOCK = re.compile(r"## Running the corpus with only a JSON parser\n.*?```python\n(.*?)```", re.S)
+
+OUTPUT_BASE = 1 << 20  # a run may print 1 MiB + 64 x its input; more fails the case as a flood
+STDERR_KEPT = 1 << 16  # of stderr only the first line is read
 
 # An encode-impl case's refusal code -> the reader check its content meets when written as it is.
 READER_CHECK_OF_REFUSAL = {"content.score-out-of-range": "categories.score-out-of-range",
@@ -125,11 +132,52 @@ class Harness:
 
     # -- the implementation -----------------------------------------------------------------------
     def raw_run(self, op, data):
+        """(exit status, stdout, stderr) of one run: status None on a time-out, "output" on a flood.
+        The testee's whole process group is killed on either, so nothing it started outlives it."""
+        limit = OUTPUT_BASE + 64 * len(data)
+        p = subprocess.Popen(self.commands[op], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True)
+        out, err, flood, late = bytearray(), bytearray(), threading.Event(), False
+
+        def feed():
+            try:
+                p.stdin.write(data)
+                p.stdin.close()
+            except OSError:  # the testee stopped reading (an early answer): allowed
+                pass
+
+        def drain(stream, buf, cap, is_stdout):
+            while chunk := stream.read1(1 << 16):
+                if len(buf) + len(chunk) <= cap:
+                    buf += chunk
+                elif is_stdout and not flood.is_set():
+                    flood.set()
+                    self.kill(p)
+
+        threads = [threading.Thread(target=feed, daemon=True),
+                   threading.Thread(target=drain, args=(p.stdout, out, limit, True), daemon=True),
+                   threading.Thread(target=drain, args=(p.stderr, err, STDERR_KEPT, False), daemon=True)]
+        for t in threads:
+            t.start()
         try:
-            p = subprocess.run(self.commands[op], input=data, capture_output=True, timeout=self.timeout)
+            p.wait(timeout=self.timeout)
         except subprocess.TimeoutExpired:
-            return None, b"", b"timeout"
-        return p.returncode, p.stdout, p.stderr
+            late = True
+            self.kill(p)
+            p.wait()
+        self.kill(p)  # whatever the testee left behind in its group
+        for t in threads:
+            t.join(timeout=2)  # a process that left the group may hold a pipe: stop listening to it
+        if flood.is_set():
+            return "output", b"", f"more than {limit} bytes of output".encode()
+        return (None if late else p.returncode), bytes(out), bytes(err)
+
+    @staticmethod
+    def kill(p):
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
     def run(self, op, data):
         """(status, stdout, error code) of one per-case run; a crash is a failure of the case."""
@@ -137,6 +185,9 @@ class Harness:
         status, out, err = futures.pop(0).result() if futures else self.raw_run(op, data)
         if status is None:
             self.require(False, f"{op}: no answer within {self.timeout} s")
+            return None, b"", None
+        if status == "output":
+            self.require(False, f"{op}: {err.decode()}")
             return None, b"", None
         first = err.split(b"\n", 1)[0].decode("utf-8", "replace")
         code = first[len("error: "):].strip() if first.startswith("error: ") else None
