@@ -15,6 +15,8 @@ Scenarios:
   unused-string      a writer that adds a string of its own to the table fails
                      encode/encode/table-only-used (and every encode case) with W3-unused
   crash              an adapter that crashes on every input fails every case, whatever its verdict
+  flood              an adapter that floods stdout fails every case (its output is cut off, not
+                     kept), and one that never answers fails by the time-out
 """
 
 import argparse
@@ -40,9 +42,9 @@ def commands(adapter, fault=None, ops=("decode", "encode", "stream")):
     return {op: [adapter] + (["--fault", fault] if fault else []) + [op] for op in ops}
 
 
-def harness(corpus, cmds, only):
+def harness(corpus, cmds, only, timeout=10.0):
     out = io.StringIO()
-    passed, failed = run_corpus.run(corpus, cmds, only=only, out=out)
+    passed, failed = run_corpus.run(corpus, cmds, only=only, timeout=timeout, out=out)
     return passed, failed, out.getvalue()
 
 
@@ -116,6 +118,12 @@ def main():
     elif a.scenario == "crash":
         passed, failed, out = harness(corpus, commands(a.adapter, "always-crash"), r"^(valid|invalid)/header/")
         expect(passed == 0 and failed > 20 and "crashed" in out, "a crash fails every case", out)
+    elif a.scenario == "flood":
+        passed, failed, out = harness(corpus, commands(a.adapter, "huge-output", ("decode",)), r"^valid/header/")
+        expect(passed == 0 and failed >= 5 and out.count("bytes of output") == failed, "a flood fails every case", out)
+        slow = {"decode": [sys.executable, "-c", "import time; time.sleep(30)"]}
+        passed, failed, out = harness(corpus, slow, r"^valid/header/two-tokens$", timeout=1.0)
+        expect((passed, failed) == (0, 1) and "no answer within 1.0 s" in out, "a hang fails by the time-out", out)
     else:
         ap.error(f"unknown scenario {a.scenario}")
     print(f"{a.scenario}: ok")
