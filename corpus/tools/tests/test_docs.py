@@ -102,6 +102,24 @@ class Docs(unittest.TestCase):
         for f in formats:
             self.assertIn(f'"{f}"', out)
 
+    def test_stream_inputs(self):
+        """README: a .stream holds ONDC containers, and an ONDB only in an impl/stream/ case."""
+        self.assertIn("an `impl/stream/` case may hold an ONDB among them", self.readme)
+        bins = set()
+        for c in self.cases:
+            if c["kind"] != "stream":
+                continue
+            data, at = self.data(c["input"]), 0
+            while at + 12 <= len(data):  # the headers of the containers before a cut or a fault
+                if data[at:at + 4] == b"ONDB":
+                    bins.add(c["id"])
+                elif data[at:at + 4] != b"ONDC":
+                    break
+                at += 12 + int.from_bytes(data[at + 8:at + 12], "little") + 4 * (data[at + 6] & 1)
+        self.assertTrue(bins)
+        for case_id in bins:
+            self.assertEqual(self.by_id[case_id]["verdict"], "impl", case_id)
+
     def test_truncation_offsets(self):
         """docs/reading-rules.md: a cut field is reported at its first byte, the sentence marks and
         mode 1's floats as one field each; every such case's error_offset agrees."""
