@@ -15,6 +15,7 @@ Scenarios:
   unused-string      a writer that adds a string of its own to the table fails
                      encode/encode/table-only-used (and every encode case) with W3-unused
   crash              an adapter that crashes on every input fails every case, whatever its verdict
+  exported           the clean adapter passes over a tree made by `ond corpus export` (--ond)
   flood              an adapter that floods stdout fails every case (its output is cut off, not
                      kept), and one that never answers fails by the time-out
 """
@@ -25,6 +26,7 @@ import io
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -80,6 +82,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--adapter", required=True)
     ap.add_argument("--corpus", default=os.path.join(HERE, "..", ".."))
+    ap.add_argument("--ond", help="the ond tool, for the exported scenario")
     ap.add_argument("scenario")
     a = ap.parse_args()
     corpus = a.corpus
@@ -118,6 +121,13 @@ def main():
     elif a.scenario == "crash":
         passed, failed, out = harness(corpus, commands(a.adapter, "always-crash"), r"^(valid|invalid)/header/")
         expect(passed == 0 and failed > 20 and "crashed" in out, "a crash fails every case", out)
+    elif a.scenario == "exported":
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = os.path.join(tmp, "corpus")
+            subprocess.run([a.ond, "corpus", "export", tree, "--corpus", corpus], check=True, capture_output=True)
+            expect(os.path.exists(os.path.join(tree, "README.md")), "the export holds the README", "")
+            passed, failed, out = harness(tree, commands(a.adapter), r"^(encode|impl)/|^valid/(tokens|bin)/")
+            expect(failed == 0 and passed > 60, f"the clean adapter passes the export ({passed} passed)", out)
     elif a.scenario == "flood":
         passed, failed, out = harness(corpus, commands(a.adapter, "huge-output", ("decode",)), r"^valid/header/")
         expect(passed == 0 and failed >= 5 and out.count("bytes of output") == failed, "a flood fails every case", out)
