@@ -11,7 +11,8 @@ canonical input, and its options write the non-canonical variants the writer-rul
     content = to_content(container)          # the content model of docs/protocol.md
     data == write(container)                 # for canonical bytes
 
-Error codes are the reference's (docs/error-codes.md) for the faults this reader tells apart; a
+The reader, the content it gives and the writer share one model of a container, so they are one
+file. Error codes are the reference's (docs/error-codes.md) for the faults this reader tells apart; a
 reader that meets several faults may name another one than the reference does (rulings R28).
 """
 
