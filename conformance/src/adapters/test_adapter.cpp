@@ -30,6 +30,9 @@
 //   bad-utf8            rejects with `error: x\xC0\x80y` and invalid UTF-8 on stderr
 //   loud-crash          exits 3 after a first stderr line, 300 lines of stack and a last line
 //   bom-text            decodes with a U+FEFF before the text
+//   lenient-conf-mode   reads every non-zero confidence mode as mode 1 (R21 lacked)
+//   sorted-table        (encode) writes the string table sorted by value, every index renumbered
+//                       (breaks the required first-use order, W3)
 //   always-crash        dies of SIGSEGV on every input
 //
 // Implementation-defined points (the rulings' if-accepted readings; each passes under the default
@@ -235,6 +238,12 @@ Answer decode(std::string input) {
             std::string j = ond::json::to_json(c);
             return {0, fault == "lossy-floats" ? lossy(j) : j, {}};
         } catch (const ond::Error& e) {
+            if (fault == "lenient-conf-mode" && e.errc() == ond::Errc::tokens_bad_confidence_mode &&
+                e.offset() < input.size()) {
+                input[static_cast<std::size_t>(e.offset())] = 1;
+                fix_crc(input);
+                continue;
+            }
             if (fault == "ignore-crc" && e.errc() == ond::Errc::crc_mismatch) {
                 fix_crc(input);
                 continue;
@@ -298,12 +307,21 @@ bool is_attribute_field(const std::string& name) {
     return false;
 }
 
-// Canonical bytes renumbered token by token: the table's entries reordered, every index rewritten.
-std::string renumber_token_by_token(const std::string& bytes) {
+// The content's string ids sorted by their strings' bytes.
+std::vector<ond::StringId> sorted_order(const ond::Container& c) {
+    std::vector<ond::StringId> order = token_by_token_order(c);
+    std::sort(order.begin(), order.end(),
+              [&](ond::StringId a, ond::StringId b) { return c.strings.view(a) < c.strings.view(b); });
+    return order;
+}
+
+// Canonical bytes renumbered in another order of the used strings (token by token, sorted): the
+// table's entries reordered, every index rewritten.
+std::string renumber(const std::string& bytes, std::vector<ond::StringId> (*order_of)(const ond::Container&)) {
     const ond::detail::RelaxedChecks relax(impl_reading);
     const ond::Bytes in = ond::as_bytes(bytes.data(), bytes.size());
     const ond::Container c = ond::decode(in);  // ids are table indexes
-    const std::vector<ond::StringId> order = token_by_token_order(c);
+    const std::vector<ond::StringId> order = order_of(c);
     std::vector<std::uint32_t> renamed(c.strings.size(), 0);
     for (std::size_t k = 0; k < order.size(); ++k) renamed[order[k]] = static_cast<std::uint32_t>(k + 1);
     struct Edit {
@@ -381,7 +399,8 @@ Answer encode(const std::string& input) {
             bytes = ond::encode(c);
         }
         std::string out(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-        if (fault == "write-impl-token-order") out = renumber_token_by_token(out);
+        if (fault == "write-impl-token-order") out = renumber(out, token_by_token_order);
+        if (fault == "sorted-table") out = renumber(out, sorted_order);
         if (fault == "write-impl-varint5") out = string_count_in_5_bytes(out);
         if (fault == "noncanonical-table") {
             auto l = ond::framing::Layout::parse(out);
