@@ -4,11 +4,20 @@
 # into the package: the codec's library, headers and CMake files stay out of it.
 set(OND_CORPUS_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/ond/corpus)
 
-# What `ond corpus export` vendors: the corpus proper, not its generator.
-install(FILES corpus/README.md corpus/manifest.json corpus/rules.json
+# What `ond corpus export` vendors: the corpus proper with its licence, changelog, changes files
+# and stdlib Python tools, not its generator or its release snapshots.
+install(FILES corpus/README.md corpus/manifest.json corpus/rules.json corpus/LICENSE corpus/CHANGELOG.md
   DESTINATION ${OND_CORPUS_INSTALL_DIR} COMPONENT tool)
-install(DIRECTORY corpus/cases corpus/regressions
+install(DIRECTORY corpus/cases corpus/regressions corpus/changes
   DESTINATION ${OND_CORPUS_INSTALL_DIR} COMPONENT tool)
+if(EXISTS ${PROJECT_SOURCE_DIR}/corpus/tools)
+  install(DIRECTORY corpus/tools DESTINATION ${OND_CORPUS_INSTALL_DIR} COMPONENT tool
+    PATTERN __pycache__ EXCLUDE PATTERN "*.pyc" EXCLUDE)
+endif()
+# The licences, machine-readable (Debian copyright format 1.0): Apache-2.0 for the tool, CC0-1.0
+# for the corpus.
+install(FILES cmake/debian-copyright RENAME copyright
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/ond COMPONENT tool)
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME ond)
