@@ -104,9 +104,9 @@ std::vector<std::string> added_files(const fs::path& dir) {
     return added;
 }
 
-// The commit a corpus folder is of: an export names it in its VERSION; a folder without one is
-// taken to be the corpus this tool was built with (the source tree's, or the one installed
-// beside it), whose commit was found at build time.
+// The commit a corpus folder is of: an export names it in its VERSION; the source tree's corpus
+// this tool was built from is at the commit found at build time; of any other folder it is
+// "unknown" (corpus/tools/export.py asks git there, which knows only a checkout's).
 std::string corpus_commit(const fs::path& root) {
     if (is_earlier_export(root)) {
         std::ifstream v(root / "VERSION", std::ios::binary);
@@ -114,7 +114,8 @@ std::string corpus_commit(const fs::path& root) {
             if (line.rfind("commit ", 0) == 0) return line.substr(7);
         return "unknown";
     }
-    return OND_SOURCE_COMMIT;
+    std::error_code ec;
+    return fs::equivalent(root, OND_CORPUS_DIR, ec) ? OND_SOURCE_COMMIT : "unknown";
 }
 
 std::vector<std::string> split_path(const std::string& p) {
@@ -236,11 +237,14 @@ int export_corpus(const fs::path& root, const fs::path& out, const ExportOptions
     std::vector<std::string> files = corpus_files(root);
     const Manifest m = Manifest::read(root.string());
     if (!m.problems.empty()) throw std::runtime_error("manifest.json: " + m.problems.front());
-    // Refuse to export a corpus whose files do not match its manifest.
-    if (const auto bad = m.mismatched_files(); !bad.empty()) {
-        std::cerr << "ond corpus export: " << bad.front() << " does not match its SHA-256 in the manifest\n";
-        return 1;
-    }
+    // Refuse to export a corpus whose files do not match its manifest. Listings left out are not
+    // read (an export made with --no-listings has none).
+    for (const ManifestCase& c : m.cases)
+        for (const auto& [rel, sum] : c.sha256)
+            if ((opt.listings || rel != c.listing) && sha256_hex(read_file((root / rel).string())) != sum) {
+                std::cerr << "ond corpus export: " << rel << " does not match its SHA-256 in the manifest\n";
+                return 1;
+            }
     if (!opt.listings) {
         std::set<std::string> listings;
         for (const ManifestCase& c : m.cases)
