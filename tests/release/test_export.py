@@ -25,7 +25,6 @@ failures = []
 
 def fail(msg):
     failures.append(msg)
-    print(f"FAIL: {msg}")
 
 
 def run(cmd):
@@ -165,6 +164,8 @@ def main():
                 fail(f"made-up corpus, {name}: README.md is\n{readme}not\n{want}")
             if any("__pycache__" in rel for rel in files):
                 fail(f"made-up corpus, {name}: Python's cache was exported")
+    for f in failures:
+        print(f"FAIL: {f}")
     print(f"export test: {len(failures)} failure(s)" if failures else "export test: the two exporters agree")
     return 1 if failures else 0
 
