@@ -122,7 +122,8 @@ def is_earlier_export(folder):
 
 
 def corpus_commit(root):
-    """An export names its commit in VERSION; a checkout's corpus is at git's HEAD."""
+    """An export names its commit in VERSION; a checkout's corpus is at git's HEAD; a release's
+    source archive names its commit in cmake/source-commit.txt (git archive fills it in)."""
     if is_earlier_export(root):
         for line in (root / "VERSION").read_bytes().decode("utf-8").split("\n"):
             if line.startswith("commit "):
@@ -134,7 +135,14 @@ def corpus_commit(root):
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     commit = head.stdout.strip()
-    return commit if head.returncode == 0 and re.fullmatch(r"[0-9a-f]+", commit) else "unknown"
+    if head.returncode == 0 and re.fullmatch(r"[0-9a-f]+", commit):
+        return commit
+    archived = root / ".." / "cmake" / "source-commit.txt"
+    if archived.is_file():
+        commit = archived.read_text(encoding="utf-8").strip()
+        if re.fullmatch(r"[0-9a-f]{40}", commit):
+            return commit
+    return "unknown"
 
 
 def added_files(folder):
