@@ -21,7 +21,9 @@ done
 [ "$(ls "$work/a" | sort | tr '\n' ' ')" = "$(echo $files | tr ' ' '\n' | sort | tr '\n' ' ')" ] ||
   fail "unexpected files: $(ls "$work/a")"
 (cd "$work/a" && sha256sum --quiet -c SHA256SUMS) || fail "SHA256SUMS does not check"
-tar -tzf "$work/a/ond-conform-$version.tar.gz" | grep -qx "ond-conform-$version/LICENSE" || fail "no LICENSE in the source archive"
+src_list=$(tar -tzf "$work/a/ond-conform-$version.tar.gz")  # a listing first: grep -q would cut the pipe
+grep -qx "ond-conform-$version/LICENSE" <<<"$src_list" || fail "no LICENSE in the source archive"
+grep -qx "ond-conform-$version/corpus/LICENSE" <<<"$src_list" || fail "no corpus/LICENSE in the source archive"
 for c in "ond-corpus-$version" "ond-corpus-$version-no-listings"; do
   list=$(tar -tzf "$work/a/$c.tar.gz")
   grep -qx "ond-corpus-$version/LICENSE" <<<"$list" || fail "no LICENSE in $c.tar.gz"
@@ -35,5 +37,6 @@ for c in "ond-corpus-$version" "ond-corpus-$version-no-listings"; do
   esac
 done
 # Owner, group and time fixed in every entry.
-tar -tvzf "$work/a/ond-corpus-$version.tar.gz" | awk '$2 != "0/0" { bad = 1 } END { exit bad }' || fail "an entry not owned by 0/0"
+owners=$(tar -tvzf "$work/a/ond-corpus-$version.tar.gz" | awk '{ print $2 }' | sort -u)
+[ "$owners" = "0/0" ] || fail "entries owned by $owners"
 echo "release test: $tag reproducible, $(wc -l < "$work/a/SHA256SUMS") archives"
