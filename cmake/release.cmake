@@ -33,8 +33,13 @@ if(OND_BUILD_TESTS)
   # and every relative link in it resolves inside it.
   add_test(NAME release.export-identical
     COMMAND Python3::Interpreter ${release_tests}/test_export.py --ond $<TARGET_FILE:ond>)
-  # scripts/release.sh twice gives the same bytes.
-  add_test(NAME release.reproducible COMMAND bash ${release_tests}/release_reproducible.sh)
+  # The .deb's copyright file is Debian's machine-readable format (scripts/package-test.sh checks
+  # the installed one too).
+  add_test(NAME release.debian-copyright
+    COMMAND Python3::Interpreter ${release_tests}/check_copyright.py ${PROJECT_SOURCE_DIR}/cmake/debian-copyright)
   set_tests_properties(release.versions-agree release.corpus-check release.corpus-check-script
-    release.export-identical release.reproducible PROPERTIES LABELS release TIMEOUT 300)
+    release.export-identical release.debian-copyright PROPERTIES LABELS release TIMEOUT 300)
+  # scripts/release.sh twice gives the same bytes (no build involved: not for the sanitizer build).
+  add_test(NAME release.reproducible COMMAND bash ${release_tests}/release_reproducible.sh)
+  set_tests_properties(release.reproducible PROPERTIES LABELS "release;slow" TIMEOUT 300)
 endif()

@@ -29,7 +29,11 @@ dpkg -x "$deb" "$root"
 ond=$root/usr/bin/ond
 [ -x "$ond" ] || { echo "package-test: no usr/bin/ond in $deb" >&2; exit 1; }
 [ -f "$root/usr/share/ond/corpus/manifest.json" ] || { echo "package-test: no corpus in $deb" >&2; exit 1; }
-# Nothing but the tool and its corpus: no library, header or CMake file of the codec.
+# The licences: the corpus's beside it, both in Debian's machine-readable copyright file.
+[ -f "$root/usr/share/ond/corpus/LICENSE" ] || { echo "package-test: no corpus LICENSE in $deb" >&2; exit 1; }
+python3 tests/release/check_copyright.py "$root/usr/share/doc/ond/copyright" ||
+  { echo "package-test: no valid /usr/share/doc/ond/copyright in $deb" >&2; exit 1; }
+# Nothing but the tool, its corpus and its copyright file: no library, header or CMake file of the codec.
 if dpkg-deb -c "$deb" | grep -E '\.(a|so|hpp|cmake)$'; then
   echo "package-test: the package holds more than the tool" >&2; exit 1
 fi

@@ -34,13 +34,13 @@ rm -f "$out/ond-conform-$version.tar.gz" "$out/ond-corpus-$version.tar.gz" \
 # cmake/source-commit.txt).
 src_name=ond-conform-$version
 git archive --format=tar --prefix="$src_name/" "$commit" > "$work/src.tar"
-gzip -n -9 < "$work/src.tar" > "$out/$src_name.tar.gz"
+gzip -n < "$work/src.tar" > "$out/$src_name.tar.gz"
 tar -xf "$work/src.tar" -C "$work"
 
 deterministic_tar() {  # DIR NAME -> a gzipped tar of DIR/NAME on stdout
   tar --sort=name --format=pax --pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime \
     --mtime="@$epoch" --owner=0 --group=0 --numeric-owner --mode=u+rw,go=rX,a-s \
-    -C "$1" -cf - "$2" | gzip -n -9
+    -C "$1" -cf - "$2" | gzip -n
 }
 corpus_name=ond-corpus-$version
 for variant in with-listings no-listings; do
