@@ -22,6 +22,8 @@ fi
 (cd "$build" && rm -f ond_*.deb && cpack -G DEB >/dev/null)
 deb=$(ls "$build"/ond_*.deb)
 echo "package: $deb"
+[ "$(dpkg-deb -f "$deb" Version)" = "$(cat VERSION)" ] ||
+  { echo "package-test: the package's version is $(dpkg-deb -f "$deb" Version), VERSION says $(cat VERSION)" >&2; exit 1; }
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
