@@ -27,7 +27,7 @@ grep -qx "ond-conform-$version/corpus/LICENSE" <<<"$src_list" || fail "no corpus
 for c in "ond-corpus-$version" "ond-corpus-$version-no-listings"; do
   list=$(tar -tzf "$work/a/$c.tar.gz")
   grep -qx "ond-corpus-$version/LICENSE" <<<"$list" || fail "no LICENSE in $c.tar.gz"
-  head=$(tar -xzf "$work/a/$c.tar.gz" -O "ond-corpus-$version/VERSION" | head -3)
+  head=$(tar -xzf "$work/a/$c.tar.gz" -O "ond-corpus-$version/VERSION" | sed -n 1,3p)
   [ "$head" = "$(printf 'format_version 1\ncorpus_version %s\ncommit %s' "$version" "$commit")" ] ||
     fail "$c.tar.gz's VERSION begins '$head'"
   listings=$(grep -c '^ond-corpus-[^/]*/cases/.*\.txt$' <<<"$list" || true)
