@@ -140,6 +140,16 @@ class ReleaseCheck(unittest.TestCase):
             "re_encoded": ["impl/tokens/two"], "content_changed": ["valid/tokens/one"],
             "metadata_changed": []})  # the files' names changed with the id: not metadata
 
+    def test_a_file_no_field_names_is_followed_by_its_name(self):
+        cases = copy.deepcopy(self.v1)
+        cases[0]["writer"] = {"table_order": "cases/valid/tokens/one.table.json"}  # named deeper
+        cases[0]["sha256"]["cases/valid/tokens/one.table.json"] = "1" * 64
+        old = crc.snapshot_of_manifest(manifest("1.0.0", cases))
+        self.assertEqual(old["cases"]["valid/tokens/one"]["content"]["file .table.json"], "1" * 64)
+        cases[0]["sha256"]["cases/valid/tokens/one.table.json"] = "2" * 64
+        changes = crc.diff(old, crc.snapshot_of_manifest(manifest("2.0.0", cases)))
+        self.assertEqual(changes["content_changed"], ["valid/tokens/one"])
+
     def test_former_id_still_a_case_is_an_error(self):
         old = crc.snapshot_of_manifest(manifest("1.0.0", self.v1))
         cases = copy.deepcopy(self.v1) + [case("valid/tokens/six", former_ids=["valid/tokens/one"])]
