@@ -6,8 +6,8 @@ namespace ond::corpus {
 
 // argv[0] is "corpus". Subcommands:
 //   list [--verdict V] [--area A] [--kind K]   one line per case: id, kind, verdict, error
-//   export DIR                                   copies the corpus (manifest, rules, README,
-//                                                cases, regressions) and writes DIR/VERSION
+//   export [--no-listings] [--replace-added] DIR   the corpus as a consumer vendors it
+//                                                (corpus_export.hpp), with DIR/VERSION
 // Options anywhere: --corpus DIR (else $OND_CORPUS_DIR, else the source tree's corpus/).
 // Returns the process exit code.
 int corpus_main(int argc, char** argv);

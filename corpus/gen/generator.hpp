@@ -10,7 +10,7 @@
 
 namespace ond::corpus::gen {
 
-inline constexpr const char* corpus_version = "3.0.0";
+inline constexpr const char* corpus_version = OND_RELEASE_VERSION;  // the file VERSION (cmake/release.cmake)
 
 // Relative path (with '/') -> file bytes. Only generated files; hand-written ones are not in it.
 using Tree = std::map<std::string, std::string>;
