@@ -10,9 +10,10 @@ fail() { echo "conform-action-test: $*" >&2; exit 1; }
 version=$(sed -n 's/^ *"corpus_version": "\(.*\)",$/\1/p' "$here/../corpus/manifest.json" | head -n 1)
 [ -n "$version" ] || fail "no corpus_version in corpus/manifest.json"
 
+report=$2
 export OND_ACTION_BUILD_DIR=$1 OND_REPORT_DIR=$2 OND_NAME=reference
 export OND_DECODER="$1/cli/ond decode"
-seed_of_run() { sed -n 's/^ *"seed": \([0-9]*\),$/\1/p' "$2/conformance.json" | head -n 1; }
+seed_of_run() { sed -n 's/^ *"seed": \([0-9]*\),$/\1/p' "$report/conformance.json" | head -n 1; }
 
 # The gate: two commits, one seed, the corpus version's (ond conform's default).
 gate=()
@@ -42,9 +43,10 @@ grep -q "explore-seeds takes a number from 0 to 20, not '21'" <<< "$err" || fail
 
 # Exploring an adapter that ignores CRC mismatches: bit flips of CRC-protected files fail, the step
 # does not; each failing id is listed with its seed and its input saved.
-export OND_DECODER="$1/conformance/ond_test_adapter --fault ignore-crc decode"
+unset OND_DECODER
+export OND_PERSISTENT="$1/conformance/ond_test_adapter --fault ignore-crc serve"
 out=$(GITHUB_SHA=0123456789abcdef0123456789abcdef01234567 OND_EXPLORE_SEEDS=2 \
-  OND_ARGS="--max-derived 20 --filter valid/document/* --seed 5" bash "$action" explore) || fail "explore failed the step: $out"
+  OND_ARGS="--max-derived 4 --filter valid/document/* --seed 5" bash "$action" explore) || fail "explore failed the step: $out"
 summary=$2/explore/summary.txt
 [ "$(grep -c '^seed [0-9]*: CONFORMANCE FAILED: ' "$summary")" = 2 ] || fail "not one failing line per seed: $(cat "$summary")"
 grep -q '^seed 999896491: ' "$summary" && grep -q '^seed 999896492: ' "$summary" || fail "not the commit's seeds: $(cat "$summary")"

@@ -206,7 +206,7 @@ cmd_explore() {
     fi
   done
   cat "$dir/summary.txt"
-  local summary="$n seeds explored, $with with failing derived cases ($failing failures)"
+  local summary="$n seed$([ "$n" -eq 1 ] || echo s) explored, $with with failing derived cases ($failing failures)"
   echo "conform-action: $summary; the inputs are in $dir/seed-*/cases/ (minimise them into the next corpus version)"
   output explore-summary "$summary"
   if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then

@@ -228,5 +228,15 @@ TEST(ExpectedFailuresBounds, ConformRefusesDevZeroAtOnce) {
     EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
 }
 
+// The gate's seed (the action's default): one per corpus version, whatever else changes.
+TEST(DefaultSeed, AFunctionOfTheCorpusVersionAlone) {
+    EXPECT_EQ(default_seed("3.0.0"), default_seed(std::string("3.0.") + "0"));
+    EXPECT_NE(default_seed("3.0.0"), default_seed("3.0.1"));
+    EXPECT_NE(default_seed("3.0.0"), default_seed("2.0.0"));
+    // FNV-1a (64-bit) of the version string, modulo 10^9, as conformance/README.md gives it.
+    EXPECT_EQ(default_seed("3.0.0"), 812194784u);
+    EXPECT_EQ(default_seed(""), 1469598103934665603u % 1000000000u);
+}
+
 }  // namespace
 }  // namespace ond::conformance
