@@ -258,8 +258,11 @@ void text_report(const RunReport& rep, std::ostream& out) {
     const ExpectedFailures& listed = rep.expected_failures;
     if (!listed.notes.empty() || !listed.unknown.empty()) {
         out << "\nExpected-failures list " << safe(opt.expected_failures) << ":\n";
-        for (const auto& line : listed.notes) out << "  " << line << "\n";
-        for (const auto& line : listed.unknown) out << "  " << line << "\n";
+        std::size_t shown = 0;
+        for (const auto* lines : {&listed.unknown, &listed.notes})
+            for (const auto& line : *lines)
+                if (opt.verbose || shown++ < 50) out << "  " << line << "\n";
+        if (!opt.verbose && shown > 50) out << "  ... " << shown - 50 << " more (--verbose, or see --json)\n";
         if (!listed.unknown.empty())
             out << "  " << (opt.allow_unknown_expected_failures ? "allowed by --allow-unknown-expected-failures"
                                                                  : "an entry that matches no case fails the run (--allow-unknown-expected-failures: a warning)")

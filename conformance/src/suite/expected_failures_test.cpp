@@ -143,6 +143,27 @@ TEST(FormerIds, AListNamingAFormerIdKeepsWorking) {
     EXPECT_TRUE(r.results["unknown_expected_failures"].empty());
 }
 
+// Sixty typos: the first ten at the start, fifty in the summary, every one in the JSON.
+TEST(FormerIds, ManyUnknownEntriesAreCutInTheTextNotInTheJson) {
+    const std::string list = work_dir() + "/xfail-sixty.txt";
+    std::string text;
+    for (int i = 0; i < 60; ++i) text += "valid/typo/" + std::to_string(i) + "\n";
+    write_file(list, text);
+    ConformRun r = conform({"--decoder", adapter + " decode", "--no-derived", "--filter", "valid/document/*", "--expected-failures", list});
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_EQ(r.results["unknown_expected_failures"].size(), 60u);
+    EXPECT_EQ(r.results["summary"]["unknown_expected_failures"], 60);
+    EXPECT_NE(r.out.find("\nexpected-failures:10: 'valid/typo/9' matches no case of corpus 0.0.1-test (fails the run)\n"
+                         "... 50 more lines about the expected-failures list in the summary\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("\n  expected-failures:50: 'valid/typo/49' matches no case of corpus 0.0.1-test\n  ... 10 more (--verbose, "
+                         "or see --json)\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("'valid/typo/50'"), std::string::npos) << r.out;
+}
+
 // ---- bounds ------------------------------------------------------------------------------------
 
 std::string list_read_error(const std::string& path, int seconds = 30) {

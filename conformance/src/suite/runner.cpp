@@ -442,9 +442,17 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
     out << "running " << p.selected.size() << " cases (" << from_corpus << " from the corpus, "
         << static_cast<long>(p.selected.size()) - from_corpus - large << " derived" << (opt.large ? ", " + std::to_string(large) + " large" : "")
         << ")\n";
-    for (const auto& note : rep.expected_failures.notes) out << note << "\n";
-    for (const auto& line : rep.expected_failures.unknown)
-        out << line << (opt.allow_unknown_expected_failures ? " (allowed: --allow-unknown-expected-failures)\n" : " (fails the run)\n");
+    {
+        // The first few here; the summary says them again, the JSON has them all.
+        const ExpectedFailures& xf = rep.expected_failures;
+        std::size_t shown = 0;
+        for (const auto& line : xf.unknown)
+            if (shown++ < 10)
+                out << line << (opt.allow_unknown_expected_failures ? " (allowed: --allow-unknown-expected-failures)\n" : " (fails the run)\n");
+        for (const auto& line : xf.notes)
+            if (shown++ < 10) out << line << "\n";
+        if (shown > 10) out << "... " << shown - 10 << " more lines about the expected-failures list in the summary\n";
+    }
     out.flush();
 
     if (testee->measures_memory()) {
