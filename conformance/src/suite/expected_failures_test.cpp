@@ -216,7 +216,13 @@ TEST(ExpectedFailuresBounds, EndlessInputsStopAtOnce) {
         sigemptyset(&pipe_signal);
         sigaddset(&pipe_signal, SIGPIPE);
         pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
-        const int fd = ::open(fifo.c_str(), O_WRONLY | O_CLOEXEC);
+        // Waits for the reader for at most 5 s (a reader that never comes must not hang the test).
+        int fd = -1;
+        for (int tries = 0; fd < 0 && tries < 500; ++tries) {
+            fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+            if (fd < 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        if (fd >= 0) ::fcntl(fd, F_SETFL, 0);  // then blocking writes, until the reader closes
         const std::string lines = [] {
             std::string s;
             for (int i = 0; i < 1000; ++i) s += "valid/document/basic\n";
