@@ -31,6 +31,12 @@ out=$(OND_SEED=7 OND_ARGS="--max-derived 3 --filter valid/document/*" bash "$act
 out=$(OND_SEED=7 OND_ARGS="--max-derived 3 --filter valid/document/* --seed 11" bash "$action" run) || fail "run failed: $out"
 [ "$(seed_of_run)" = 11 ] || fail "--seed in OND_ARGS does not win"
 
+# A run that cannot start says why in the summary output (a list with a NUL byte: exit status 2).
+printf 'valid/document/basic\n\0\n' > "$report.nul-list"
+if out=$(OND_EXPECTED_FAILURES="$report.nul-list" bash "$action" run 2>&1); then fail "a list with a NUL byte was taken"; fi
+grep -q "^summary=ond conform: expected-failures:2: a NUL byte: $report.nul-list is not a text list of case ids$" <<< "$out" ||
+  fail "no summary of the refused list: $out"
+
 # Explore seeds: from the commit, consecutive, different for another commit; 0 is off; 21 is refused.
 [ "$(GITHUB_SHA=0123456789abcdef0123456789abcdef01234567 OND_EXPLORE_SEEDS=2 bash "$action" explore-seeds)" = \
   "explore-seeds=999896491 999896492" ] || fail "explore seeds of 0123456789ab..."

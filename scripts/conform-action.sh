@@ -82,7 +82,7 @@ cmd_explore_seeds() {
 
 # A number field of the JSON report ("seed": 123,), "" when absent.
 json_field() {
-  [ -f "$2" ] && sed -n "s/^ *\"$1\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}\$/\1/p" "$2" | head -n 1
+  if [ -f "$2" ]; then sed -n "s/^ *\"$1\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}\$/\1/p" "$2" | head -n 1; fi
 }
 
 cmd_key() {
@@ -145,10 +145,11 @@ cmd_run() {
     origin="the seed input"
   fi
   mkdir -p "$report"
+  rm -f "$report/conformance.json"  # the seed output is read from this run's
   local status=0
   "$ond" conform -q --corpus "$src/corpus" --name "$name" "${args[@]}" "${extra[@]}" \
-    --html "$report/conformance.html" --junit "$report/conformance.xml" --json "$report/conformance.json" \
-    | tee "$report/conformance.txt" || status=$?
+    --html "$report/conformance.html" --junit "$report/conformance.xml" --json "$report/conformance.json" 2>&1 \
+    | tee "$report/conformance.txt" || status=$?  # with -q, stderr holds only what stops a run: the summary's last line
   local seed version
   seed=$(json_field seed "$report/conformance.json")
   version=$(json_field corpus_version "$report/conformance.json")
