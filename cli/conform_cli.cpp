@@ -86,7 +86,11 @@ int conform_run(const std::vector<std::string>& args, std::ostream& out, std::os
     app.add_option("--html", opt.html, "write a self-contained HTML results page (failures first, by rule; filters)");
     app.add_option("--html-merge", html_merge, "merge result files (given after the options) into one HTML matrix, then exit");
     app.add_option("results", merge_inputs, "result files for --html-merge");
-    app.add_option("--expected-failures", opt.expected_failures, "file of case ids (one a line, # comments) allowed to fail");
+    app.add_option("--expected-failures", opt.expected_failures,
+                   "file of case ids (one a line, # comments; at most 1 MiB and 100000 lines) allowed to fail; a case's former id "
+                   "counts as its id (with a note), an id that matches no case fails the run");
+    app.add_flag("--allow-unknown-expected-failures", opt.allow_unknown_expected_failures,
+                 "an --expected-failures entry that matches no case is a warning, not a failure");
     app.add_option("--write-expected-failures", opt.write_expected_failures, "write the ids of this run's required failures to FILE");
     app.add_flag("--require-rule-coverage", opt.require_rule_coverage, "fail when a rule of rules.json has no case");
     app.add_option("--fuzz", fuzz_seconds, "also fuzz the decoder against the reference for SECONDS after the cases; each minimised disagreement is a case of the run (fuzz/...)");

@@ -43,9 +43,17 @@ OND_ACTION_BUILD_DIR=build/default bash scripts/conform-action.sh build
 OND_ACTION_BUILD_DIR=build/default OND_REPORT_DIR="$report" OND_NAME=python-example \
   OND_PERSISTENT="python3 conformance/examples/python_adapter.py serve" \
   OND_EXPECTED_FAILURES=conformance/examples/python_adapter.expected-failures \
-  OND_ARGS="--seed 4 --max-derived 100" bash scripts/conform-action.sh run > "$report.log"
+  OND_ARGS="--max-derived 100" bash scripts/conform-action.sh run > "$report.log"
 tail -n 3 "$report.log"
 grep -q '^summary=CONFORMANCE PASSED' "$report.log"
+# The explore step, one seed from a fixed commit: the example passes its derived cases too.
+GITHUB_SHA=0123456789abcdef0123456789abcdef01234567 OND_EXPLORE_SEEDS=1 \
+  OND_ACTION_BUILD_DIR=build/default OND_REPORT_DIR="$report" OND_NAME=python-example \
+  OND_PERSISTENT="python3 conformance/examples/python_adapter.py serve" \
+  OND_EXPECTED_FAILURES=conformance/examples/python_adapter.expected-failures \
+  OND_ARGS="--max-derived 30" bash scripts/conform-action.sh explore > "$report.explore.log"
+tail -n 1 "$report.explore.log"
+grep -q '^explore-summary=1 seed explored, 0 with failing derived cases (0 failures)$' "$report.explore.log"
 for f in conformance.html conformance.xml conformance.json; do
   [ -s "$report/$f" ] || { echo "conform action: no $report/$f"; exit 1; }
 done

@@ -1,6 +1,7 @@
 #include "ond/corpus_manifest.hpp"
 
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -61,6 +62,55 @@ std::string str_or(const nlohmann::json& j, const char* key, std::string def = {
     return it->dump();
 }
 
+// A case id as the corpus spells them: 2 to 8 segments joined by '/', each of lower-case ASCII
+// letters, digits, '-', '_' and '.' and not starting with '.'; at most 255 bytes.
+bool well_formed_id(std::string_view id) {
+    if (id.empty() || id.size() > 255) return false;
+    int segments = 1;
+    bool segment_start = true;
+    for (char c : id) {
+        if (c == '/') {
+            if (segment_start) return false;
+            ++segments, segment_start = true;
+            continue;
+        }
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || (c == '.' && !segment_start);
+        if (!ok) return false;
+        segment_start = false;
+    }
+    return !segment_start && segments >= 2 && segments <= 8;
+}
+
+// "former_ids": absent, or an array of well-formed ids (read strictly: anything else is a problem
+// of the case).
+std::vector<std::string> former_ids_of(const nlohmann::json& jc) {
+    std::vector<std::string> ids;
+    auto it = jc.find("former_ids");
+    if (it == jc.end()) return ids;
+    if (!it->is_array()) throw std::runtime_error("former_ids must be an array of case ids");
+    for (const auto& f : *it) {
+        if (!f.is_string() || !well_formed_id(f.get<std::string>()))
+            throw std::runtime_error("former_ids holds " + f.dump() + ", not a case id");
+        ids.push_back(f.get<std::string>());
+    }
+    return ids;
+}
+
+// One id for one case, in every version: a former id may not be a current id, nor a former id of
+// two cases (or twice of one).
+void check_former_ids(Manifest& m) {
+    std::set<std::string> current;
+    std::map<std::string, std::string> claimed;  // former id -> the case that had it
+    for (const auto& c : m.cases) current.insert(c.id);
+    for (const auto& c : m.cases)
+        for (const auto& f : c.former_ids) {
+            if (current.count(f)) m.problems.push_back(c.id + ": former id '" + f + "' is the id of a current case");
+            else if (auto [it, fresh] = claimed.emplace(f, c.id); !fresh)
+                m.problems.push_back(c.id + ": former id '" + f + "' is " +
+                                     (it->second == c.id ? std::string("listed twice") : "also a former id of " + it->second));
+        }
+}
+
 ManifestCase case_of(const nlohmann::json& jc, std::string& id) {
     ManifestCase k;
     k.id = id = jc.at("id").get<std::string>();
@@ -88,6 +138,7 @@ ManifestCase case_of(const nlohmann::json& jc, std::string& id) {
     k.listing = str_or(jc, "listing");
     if (jc.contains("sha256") && jc["sha256"].is_object())
         for (const auto& [rel, sum] : jc["sha256"].items()) k.sha256[rel] = sum.get<std::string>();
+    k.former_ids = former_ids_of(jc);
     return k;
 }
 
@@ -113,6 +164,7 @@ Manifest Manifest::read(const std::string& dir) {
             m.problems.push_back((id.empty() ? std::string("a case") : id) + ": " + e.what());
         }
     }
+    check_former_ids(m);
     return m;
 }
 

@@ -63,7 +63,7 @@ std::string results_json(const RunReport& rep) {
     j["summary"] = {{"passed", s.passed}, {"failed", s.failed}, {"expected_failures", s.xfailed}, {"skipped", s.skipped},
                     {"stale", s.stale}, {"informational", s.info}, {"not_run", s.not_run}, {"recommended_pass", s.recommended_pass},
                     {"recommended_fail", s.recommended_fail}, {"corpus_problems", s.corpus_problems},
-                    {"uncovered_rules", s.uncovered_rules}, {"ok", s.ok}, {"line", summary_line(s)}};
+                    {"uncovered_rules", s.uncovered_rules}, {"unknown_expected_failures", s.unknown_expected}, {"ok", s.ok}, {"line", summary_line(s)}};
     nlohmann::json cov = nlohmann::json::array();
     for (const auto& rule : rep.rules) {
         auto it = rep.rule_cases.find(rule.id);
@@ -73,7 +73,9 @@ std::string results_json(const RunReport& rep) {
     j["rule_coverage"] = cov;
     j["stale"] = rep.stale;
     j["unknown_expected_failures"] = nlohmann::json::array();
-    for (const auto& id : rep.missing_expected) j["unknown_expected_failures"].push_back(escape_text(id));
+    for (const auto& id : rep.expected_failures.unknown_ids) j["unknown_expected_failures"].push_back(escape_text(id));
+    j["expected_failures_notes"] = rep.expected_failures.notes;  // already escaped
+    for (const auto& line : rep.expected_failures.unknown) j["expected_failures_notes"].push_back(line);
     j["not_tested"] = nlohmann::json::object();
     for (const auto& [op, why] : rep.not_tested) j["not_tested"][op] = why;
     j["corpus_problems"] = nlohmann::json::array();

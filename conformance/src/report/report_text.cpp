@@ -255,15 +255,24 @@ void text_report(const RunReport& rep, std::ostream& out) {
         out << "\nCorpus problems (each fails the run):\n";
         for (const auto& p : rep.corpus_problems) out << "  " << safe(p) << "\n";
     }
-    if (!rep.missing_expected.empty()) {
-        out << "\nUnknown expected failures (listed in " << safe(opt.expected_failures) << ", but no case has this id: a typo?):\n";
-        for (const auto& id : rep.missing_expected) out << "  UNKNOWN " << escape_text(id) << "\n";
+    const ExpectedFailures& listed = rep.expected_failures;
+    if (!listed.notes.empty() || !listed.unknown.empty()) {
+        out << "\nExpected-failures list " << safe(opt.expected_failures) << ":\n";
+        std::size_t shown = 0;
+        for (const auto* lines : {&listed.unknown, &listed.notes})
+            for (const auto& line : *lines)
+                if (opt.verbose || shown++ < 50) out << "  " << line << "\n";
+        if (!opt.verbose && shown > 50) out << "  ... " << shown - 50 << " more (--verbose, or see --json)\n";
+        if (!listed.unknown.empty())
+            out << "  " << (opt.allow_unknown_expected_failures ? "allowed by --allow-unknown-expected-failures"
+                                                                 : "an entry that matches no case fails the run (--allow-unknown-expected-failures: a warning)")
+                << "\n";
     }
     if (!rep.stale.empty()) {
         out << "\nStale expected failures (listed, but these cases now pass):\n";
         for (const auto& id : rep.stale) out << "  STALE " << id << "\n";
     }
-    if (!rep.stale.empty() || (s.failed && !opt.expected_failures.empty())) {
+    if (!rep.stale.empty() || !listed.unknown.empty() || (s.failed && !opt.expected_failures.empty())) {
         std::string cmd = rep.options.shell_env + rep.options.shell_ond;
         for (std::size_t i = 0; i < opt.argv.size(); ++i) {
             if (opt.argv[i] == "--write-expected-failures") {

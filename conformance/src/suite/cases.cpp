@@ -112,6 +112,7 @@ Corpus load_corpus(const std::string& dir) {
     c.format_version = m.format_version;
     c.problems = m.problems;
     for (const corpus::ManifestCase& mc : m.cases) {
+        for (const std::string& f : mc.former_ids) c.former_ids.emplace(f, mc.id);
         Case k;
         try {
             k.id = mc.id;

@@ -75,6 +75,7 @@ struct Corpus {
     int format_version = 0;
     std::vector<Case> cases;
     std::vector<Rule> rules;            // from rules.json; empty when the file is absent
+    std::map<std::string, std::string> former_ids;  // a case's former id -> its id (the manifest's former_ids)
     std::vector<std::string> problems;  // hash mismatches, unreadable files: each fails the run
 };
 

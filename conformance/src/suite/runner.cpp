@@ -22,31 +22,6 @@
 
 namespace ond::conformance {
 
-std::map<std::string, std::string> read_expected_failures(const std::string& path) {
-    std::map<std::string, std::string> ids;
-    std::string text = read_file(path);
-    if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // a UTF-8 BOM some editors write
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        std::string reason;
-        auto hash = line.find('#');
-        if (hash != std::string::npos) {
-            reason = line.substr(hash + 1);
-            line.resize(hash);
-        }
-        auto trim = [](std::string& s) {
-            auto b = s.find_first_not_of(" \t\r");
-            auto e = s.find_last_not_of(" \t\r");
-            s = b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-        };
-        trim(line);
-        trim(reason);
-        if (!line.empty()) ids[line] = reason;
-    }
-    return ids;
-}
-
 std::uint64_t default_seed(const std::string& corpus_version) {
     std::uint64_t h = 1469598103934665603ull;  // FNV-1a
     for (char c : corpus_version) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
@@ -288,12 +263,10 @@ void settle_support(const Options& opt, const Plan& p, const Testee& testee, con
     }
 }
 
-// Listed ids that match no planned case (before --filter): a typo, a stale id, a stray byte.
-void apply_expected_failures(const std::map<std::string, std::string>& expected, const Plan& p, RunReport& rep) {
-    const std::set<std::string>& planned = p.planned;
-    std::set<std::string> ran;
+// The listed cases (resolve_expected_failures mapped former ids to current ones): a failure is
+// expected, a pass is stale.
+void apply_expected_failures(const std::map<std::string, std::string>& expected, RunReport& rep) {
     for (auto& r : rep.results) {
-        ran.insert(r.id);
         auto it = expected.find(r.id);
         if (it == expected.end()) continue;
         r.xfail_reason = it->second;
@@ -303,8 +276,6 @@ void apply_expected_failures(const std::map<std::string, std::string>& expected,
             rep.stale.push_back(r.id);
         }
     }
-    for (const auto& [id, reason] : expected)
-        if (!ran.count(id) && !planned.count(id) && id.rfind("fuzz/", 0) != 0) rep.missing_expected.push_back(id);
 }
 
 void count(RunReport& rep) {
@@ -325,7 +296,9 @@ void count(RunReport& rep) {
     for (const auto& rule : rep.rules)
         if (!rep.rule_cases.count(rule.id)) s.uncovered_rules++;
     s.corpus_problems = static_cast<int>(rep.corpus_problems.size());
+    s.unknown_expected = static_cast<int>(rep.expected_failures.unknown.size());
     s.ok = s.failed == 0 && s.not_run == 0 && s.corpus_problems == 0 && !s.decode_unchecked &&
+           (s.unknown_expected == 0 || rep.options.allow_unknown_expected_failures) &&
            !(rep.options.require_rule_coverage && s.uncovered_rules > 0);
 }
 
@@ -440,8 +413,8 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
     rep.corpus_problems = corpus.problems;
     for (const auto& c : corpus.cases)
         for (const auto& rule : c.rules) rep.rule_cases[rule]++;
-    std::map<std::string, std::string> expected;
-    if (!opt.expected_failures.empty()) expected = read_expected_failures(opt.expected_failures);
+    std::vector<ListedFailure> listed;
+    if (!opt.expected_failures.empty()) listed = read_expected_failures(opt.expected_failures);
 
     std::unique_ptr<Testee> testee = make_testee(opt);
     rep.testee = testee->describe();
@@ -453,6 +426,8 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
     rep.fuzz_seed = rep.seed_origin == "default" ? std::random_device{}() % 1000000000u : rep.seed;
     if (opt.fuzz_seconds > 0 && !testee->supports(Op::decode)) throw std::runtime_error("--fuzz needs a decoder");
     Plan p = plan(opt, corpus, rep.seed, testee->supports(Op::stream));
+    rep.expected_failures = resolve_expected_failures(listed, corpus, p.planned, opt.large);
+    const std::map<std::string, std::string>& expected = rep.expected_failures.reasons;
     rep.memory_cap = testee->memory_cap();
 
     out << "ond conform: corpus " << opt.corpus_dir << " (corpus " << corpus.corpus_version << ", format " << corpus.format_version
@@ -467,6 +442,17 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
     out << "running " << p.selected.size() << " cases (" << from_corpus << " from the corpus, "
         << static_cast<long>(p.selected.size()) - from_corpus - large << " derived" << (opt.large ? ", " + std::to_string(large) + " large" : "")
         << ")\n";
+    {
+        // The first few here; the summary says them again, the JSON has them all.
+        const ExpectedFailures& xf = rep.expected_failures;
+        std::size_t shown = 0;
+        for (const auto& line : xf.unknown)
+            if (shown++ < 10)
+                out << line << (opt.allow_unknown_expected_failures ? " (allowed: --allow-unknown-expected-failures)\n" : " (fails the run)\n");
+        for (const auto& line : xf.notes)
+            if (shown++ < 10) out << line << "\n";
+        if (shown > 10) out << "... " << shown - 10 << " more lines about the expected-failures list in the summary\n";
+    }
     out.flush();
 
     if (testee->measures_memory()) {
@@ -501,7 +487,7 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
     const ClassifyOptions copt{opt.profile, opt.memory_bound_kb};
     for (const FuzzFinding& f : fuzzed.findings) rep.results.push_back(classify(f.c, f.answer, copt));
     settle_support(opt, p, *testee, asked, rep);
-    apply_expected_failures(expected, p, rep);
+    apply_expected_failures(expected, rep);
     save_failure_files(opt, p, written, rep);
     count(rep);
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();

@@ -316,25 +316,38 @@ TEST(ExpectedFailures, RatchetStaleAndRewrite) {
     EXPECT_EQ(r2.code, 1);
     auto ids = read_expected_failures(list);
     ASSERT_EQ(ids.size(), 1u);
-    EXPECT_EQ(ids.begin()->first, "invalid/tokens/nan-confidence");
+    EXPECT_EQ(ids[0].id, "invalid/tokens/nan-confidence");
     // `id  # reason`: the reason is the first required finding.
-    EXPECT_EQ(ids.begin()->second, "[verdict] expected reject (tokens.confidence-out-of-range), got accept");
+    EXPECT_EQ(ids[0].reason, "[verdict] expected reject (tokens.confidence-out-of-range), got accept");
     ConformRun r3 = conform({"--decoder", with_fault("nan-conf", "decode"), "--no-derived", "--expected-failures", list});
     EXPECT_EQ(r3.code, 0);
     EXPECT_TRUE(r3.results["stale"].empty());
 }
 
-// D21: a listed id that matches no case (a typo) is reported; a UTF-8 BOM does not hide the
-// first id; an id only left out by --filter is not reported.
-TEST(ExpectedFailures, UnknownIdsAreReportedAndABomIsStripped) {
+// D21: a listed id that matches no case (a typo) fails the run, with its line; a UTF-8 BOM does
+// not hide the first id; an id only left out by --filter is not unknown.
+TEST(ExpectedFailures, UnknownIdsFailTheRunAndABomIsStripped) {
     const std::string list = work_dir() + "/xfail-bom.txt";
     write_file(list, "\xEF\xBB\xBFinvalid/tokens/nan-confidence  # accepts NaN\ninvalid/tokens/nan-confidenc\nvalid/text/boom\n");
     ConformRun r = conform({"--decoder", with_fault("nan-conf", "decode"), "--no-derived", "--filter", "invalid/*",
                             "--expected-failures", list});
-    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.code, 1) << r.out;
+    expect_consistent_last_line(r);
+    EXPECT_EQ(r.results["summary"]["failed"], 0);
+    EXPECT_EQ(r.results["summary"]["unknown_expected_failures"], 1);
     EXPECT_EQ(r.result("invalid/tokens/nan-confidence")["status"], "xfail");
     EXPECT_EQ(r.results["unknown_expected_failures"], nlohmann::json::array({"invalid/tokens/nan-confidenc"}));
-    EXPECT_NE(r.out.find("UNKNOWN invalid/tokens/nan-confidenc\n"), std::string::npos) << r.out;
+    const std::string line = "expected-failures:2: 'invalid/tokens/nan-confidenc' matches no case of corpus 0.0.1-test";
+    EXPECT_NE(r.out.find("\n" + line + " (fails the run)\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\n  " + line + "\n"), std::string::npos) << r.out;
+    EXPECT_EQ(r.results["expected_failures_notes"], nlohmann::json::array({line}));
+
+    // The opt-out: a warning, and the run passes.
+    ConformRun allowed = conform({"--decoder", with_fault("nan-conf", "decode"), "--no-derived", "--filter", "invalid/*",
+                                  "--expected-failures", list, "--allow-unknown-expected-failures"});
+    EXPECT_EQ(allowed.code, 0) << allowed.out;
+    EXPECT_NE(allowed.out.find(line + " (allowed: --allow-unknown-expected-failures)\n"), std::string::npos) << allowed.out;
+    EXPECT_EQ(allowed.results["summary"]["unknown_expected_failures"], 1);
 }
 
 // D19: one path for two reports, or for a report and the expected-failures list, is refused.

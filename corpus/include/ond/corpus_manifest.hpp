@@ -41,6 +41,9 @@ struct ManifestCase {
     // is then `if_accepted`). Empty for most cases.
     std::vector<std::string> if_accepted_also;
     std::map<std::string, std::string> sha256;  // path -> lower-case hex digest
+    // Every id the case had in earlier corpus versions ("former_ids"; a case that changed verdict
+    // moved folder): an expected-failure list may still name it by one of them.
+    std::vector<std::string> former_ids;
 };
 
 struct Manifest {
@@ -48,7 +51,8 @@ struct Manifest {
     std::string corpus_version;
     int format_version = 0;
     std::vector<ManifestCase> cases;
-    std::vector<std::string> problems;  // "id: reason" for entries that could not be read
+    std::vector<std::string> problems;  // "id: reason" for entries that could not be read, and former ids
+                                        // that name a current case or are claimed by two
 
     // Reads DIR/manifest.json; throws std::runtime_error when it cannot be read or parsed.
     static Manifest read(const std::string& dir);
