@@ -82,8 +82,8 @@ TEST(ConsumerFiles, NonCanonicalCasesCarryCanonicalBytes) {
 TEST(ConsumerFiles, FirstUseOrders) {
     ond::Container c = gen::ondc();
     ond::Doc d = gen::new_doc("a b");
-    gen::add_token(c, d, 0, 1, gen::Attrs{"x", "y"}, -1, gen::Sentence::start);
-    gen::add_token(c, d, 2, 1, gen::Attrs{"z", "x"}, 0, gen::Sentence::inside);
+    gen::add_token(c, d, 0, 1, gen::Attrs{"x", "y"}, -1, ond::Sentence::start);
+    gen::add_token(c, d, 2, 1, gen::Attrs{"z", "x"}, 0, ond::Sentence::inside);
     gen::add_ent(c, d, 0, 1, "E");
     c.docs.push_back(d);
     EXPECT_EQ(gen::first_use_order(c, false), (std::vector<std::string>{"x", "z", "y", "E"}));

@@ -522,7 +522,8 @@ std::map<std::string, std::vector<std::string>> load_former_ids(const fs::path& 
     std::map<std::string, std::vector<std::string>> out;
     const fs::path file = source / "former-ids.json";
     if (!fs::exists(file)) return out;
-    for (const auto& [id, olds] : ojson::parse(read_file(file)).items()) out[id] = olds.get<std::vector<std::string>>();
+    const ojson j = ojson::parse(read_file(file));
+    for (const auto& [id, olds] : j.items()) out[id] = olds.get<std::vector<std::string>>();
     return out;
 }
 

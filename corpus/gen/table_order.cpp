@@ -87,13 +87,15 @@ std::optional<std::vector<std::string>> stored_table(const Buf& b) {
 }
 
 std::string table_json(const Container& c) {
-    nlohmann::ordered_json j;
+    // One string a line, each in its compact spelling.
+    std::string out = "{";
     for (const auto& [key, by_token] : {std::pair{"canonical", false}, std::pair{"token_by_token", true}}) {
-        nlohmann::ordered_json list = nlohmann::ordered_json::array();
-        for (const std::string& s : first_use_order(c, by_token)) list.push_back(model_string(s));
-        j[key] = list;
+        out += std::string(by_token ? ",\n" : "\n") + " \"" + key + "\": [";
+        const char* sep = "\n  ";
+        for (const std::string& s : first_use_order(c, by_token)) out += sep + model_string(s).dump(), sep = ",\n  ";
+        out += "\n ]";
     }
-    return j.dump(1) + "\n";
+    return out + "\n}\n";
 }
 
 }  // namespace ond::corpus::gen
