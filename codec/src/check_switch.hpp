@@ -4,7 +4,8 @@
 // relaxed, below) and OND_CHECK_OFF(e) / OND_RULE_OFF(check) are false. Only the test target ond_codec_switchable
 // (compiled with OND_CHECK_SWITCHES) can switch one reader check off by its error code, or one
 // writer rule off by its id (writer_rules.def; OND_RULE_OFF names it by its check), to prove that the conformance suite notices (issue: suite power).
-// A switched-off check lets the reader continue as if the check had passed.
+// A switched-off check lets the reader continue as if the check had passed (a confidence mode
+// past 1 then reads as mode 1: tokens.cpp).
 //
 // Relaxed reading (both builds): for as long as a RelaxedChecks object lives, the reader on
 // that thread lets through the implementation-defined checks it names, as a reader that

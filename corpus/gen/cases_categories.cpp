@@ -68,6 +68,9 @@ void add_categories_cases(Registry& r) {
     const std::pair<const char*, std::uint32_t> scores[] = {
         {"nan", 0x7FC00000u},      {"above-one", 0x3F800001u}, {"minus-half", 0xBF000000u},
         {"infinity", 0x7F800000u}, {"minus-infinity", 0xFF800000u}, {"negative-subnormal", 0x80000001u},
+        // NaNs other than 0x7FC00000 (quiet and signalling, both signs): their bits must survive.
+        {"nan-payload", 0x7FC00001u}, {"negative-nan", 0xFFC00000u}, {"signalling-nan", 0x7F800001u},
+        {"negative-signalling-nan", 0xFF812345u},
     };
     for (const auto& [name, b] : scores) {
         r.impl(std::string("score-") + name, {"R4"}, std::string("a category score outside [0, 1] (") + name + ")",

@@ -84,6 +84,7 @@ void add_entities_cases(Registry& r) {
     const std::pair<const char*, std::uint32_t> bad[] = {
         {"nan", 0x7FC00000u}, {"above-one", 0x3F800001u}, {"minus-one", 0xBF800000u},
         {"infinity", 0x7F800000u}, {"negative-subnormal", 0x80000001u},
+        {"signalling-nan", 0x7F800001u}, {"negative-nan-payload", 0xFF812345u},
     };
     for (const auto& [name, b] : bad)
         r.invalid(std::string("confidence-") + name, {"R22", "R3", "L5"}, std::string("an entity confidence outside [0, 1] (") + name + ")",

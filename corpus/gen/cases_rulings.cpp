@@ -231,6 +231,24 @@ void json_floats(Registry& r) {
         r.encode_impl("category-score-nan", {"R28", "R4"},
                       "a category score given as the NaN pattern: a writer that accepts writes its bits as they are", s,
                       "content.score-out-of-range");
+        // Other NaNs (quiet and signalling, both signs): a writer that canonicalises NaN loses them.
+        struct Nan {
+            const char* name;
+            const char* spelled;
+            std::uint32_t bits;
+        };
+        const Nan nans[] = {{"nan-payload", "0x7FC00001", 0x7FC00001u},
+                            {"negative-nan", "0xFFC00000", 0xFFC00000u},
+                            {"signalling-nan", "0x7F800001", 0x7F800001u},
+                            {"negative-signalling-nan", "0xFF812345", 0xFF812345u}};
+        for (const Nan& nan : nans) {
+            Container x = sample();
+            x.docs.edit(0, [&](Doc& d) { d.cats[1].score = raw::bits_float(nan.bits); });
+            r.encode_impl(std::string("category-score-") + nan.name, {"R28", "R4"},
+                          std::string("a category score given as the NaN pattern ") + nan.spelled +
+                              ": a writer that accepts writes these bits, not another NaN's",
+                          x, "content.score-out-of-range");
+        }
         Container big = sample();
         big.docs.edit(0, [&](Doc& d) { d.cats[0].score = inf; });
         r.encode_impl("category-score-1e39", {"R28", "R4"},

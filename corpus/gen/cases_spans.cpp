@@ -98,7 +98,8 @@ void add_spans_cases(Registry& r) {
               }),
               "spans.out-of-range");
     const std::pair<const char*, std::uint32_t> bad[] = {
-        {"nan", 0x7FC00000u}, {"above-one", 0x3F800001u}, {"minus-infinity", 0xFF800000u}, {"minus-tiny", 0x80000001u}};
+        {"nan", 0x7FC00000u}, {"above-one", 0x3F800001u}, {"minus-infinity", 0xFF800000u}, {"minus-tiny", 0x80000001u},
+        {"signalling-nan", 0x7F800001u}, {"negative-nan-payload", 0xFF812345u}};
     for (const auto& [name, b] : bad)
         r.invalid(std::string("confidence-") + name, {"R24", "R3", "L5"}, std::string("a span confidence outside [0, 1] (") + name + ")",
                   edit(s, [b = b](raw::Canon& k) { k.docs[0].groups->groups[0].spans[1].conf = b; }), "spans.confidence-out-of-range");

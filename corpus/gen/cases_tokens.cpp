@@ -125,9 +125,20 @@ void add_tokens_cases(Registry& r) {
               edit(counted(5), [](raw::Canon& k) { k.docs[0].tokens->sent_bytes = Buf{0x55}; }), "field.truncated");
 
     // Confidence mode (R21).
-    for (std::uint8_t m : std::initializer_list<std::uint8_t>{2, 0x80, 0xFF})
-        r.invalid("confidence-mode-" + std::to_string(m), {"R21", "L5"}, "confidence mode " + std::to_string(m),
+    // A bad mode followed by a valid mode-1 payload (0.25, 0.75): a reader that reads every
+    // non-zero mode as 1 accepts it with sensible confidences. The same mode with nothing after
+    // it is what a reader that reads a bad mode as 0 accepts; both ways of lacking the check fail.
+    for (std::uint8_t m : std::initializer_list<std::uint8_t>{2, 0x80, 0xFF}) {
+        const std::string mode = std::to_string(m);
+        r.single_fault("confidence-mode-" + mode, {"R21", "L5"}, "confidence mode " + mode + " followed by two valid floats, as mode 1 would be",
+                       edit(t, [m](raw::Canon& k) {
+                           k.docs[0].tokens->conf_mode = m;
+                           k.docs[0].tokens->conf = {0x3E800000u, 0x3F400000u};
+                       }),
+                       "tokens.bad-confidence-mode");
+        r.invalid("confidence-mode-" + mode + "-no-floats", {"R21", "L5"}, "confidence mode " + mode + " with nothing after it, as mode 0 would be",
                   edit(t, [m](raw::Canon& k) { k.docs[0].tokens->conf_mode = m; }), "tokens.bad-confidence-mode");
+    }
     r.noncanonical("confidence-mode-1-all-one", {"R21", "W4"}, "mode 1 with every float exactly 1.0",
                    edit(t, [](raw::Canon& k) {
                        k.docs[0].tokens->conf_mode = 1;
@@ -161,6 +172,7 @@ void add_tokens_cases(Registry& r) {
         {"nan", 0x7FC00000u},         {"negative-nan", 0xFFC00000u},  {"signalling-nan", 0x7F800001u},
         {"above-one", 0x3F800001u},   {"two", 0x40000000u},           {"infinity", 0x7F800000u},
         {"minus-infinity", 0xFF800000u}, {"negative-subnormal", 0x80000001u}, {"minus-one", 0xBF800000u},
+        {"negative-nan-payload", 0xFF812345u},
     };
     for (const auto& [name, b] : bad)
         r.invalid(std::string("confidence-") + name, {"R3", "L5"}, std::string("a token confidence outside [0, 1] (") + name + ")",

@@ -16,6 +16,7 @@
 #include "raw_doc.hpp"
 #include "ond/corpus_sha256.hpp"
 #include "check_switch.hpp"
+#include "table_order.hpp"
 
 namespace ond::corpus::gen {
 
@@ -261,6 +262,25 @@ void build_decode(const Case& k, const std::string& id, const std::string& base,
     b.entry["error_offset"] = d.ok ? ojson(nullptr) : ojson(d.offset);
     add_single_fault(k, b);
     b.entry["canonical"] = canonical;
+    if (k.verdict == CaseVerdict::noncanonical && d.ok) {
+        // What the canonical writer writes for this content, for a consumer of the files alone.
+        const Buf canon = to_buf(ond::encode(d.c));
+        Outcome back = attempt([&] { return ond::decode(view(canon)); });
+        if (!back.ok || !same_content(back.c, *k.expected)) p.add(id, "the canonical bytes do not decode to the content");
+        add_file(b, base + ".canonical" + ext, as_str(canon));
+        b.entry["canonical_bytes"] = base + ".canonical" + ext;
+    }
+}
+
+// W3 as data: the table's two accepted first-use orders for content with strings, the canonical
+// one checked against the table stored in `bytes` (what the reference writes for the content).
+void add_string_table(const Container& c, const Buf& bytes, const std::string& id, const std::string& base, Built& b,
+                      Problems& p) {
+    const std::vector<std::string> canonical = first_use_order(c, false);
+    if (canonical.empty()) return;
+    if (stored_table(bytes) != canonical) p.add(id, "the canonical first-use order differs from the reference's string table");
+    add_file(b, base + ".table.json", table_json(c));
+    b.entry["string_table"] = base + ".table.json";
 }
 
 void build_stream(const Case& k, const std::string& id, const std::string& base, Built& b, Problems& p) {
@@ -375,6 +395,7 @@ void build_encode_impl(const Case& k, const std::string& id, const std::string& 
     b.entry["listing"] = base + ".txt";
     b.entry["error"] = k.error;
     b.entry["if_accepted"] = base + ext;
+    add_string_table(c, bytes, id, base, b, p);
 }
 
 void build_encode(const Case& k, const std::string& id, const std::string& base, Built& b, Problems& p) {
@@ -407,6 +428,7 @@ void build_encode(const Case& k, const std::string& id, const std::string& base,
         b.entry["expected"] = base + ext;
         b.entry["listing"] = base + ".txt";
         b.entry["error"] = nullptr;
+        add_string_table(c, bytes, id, base, b, p);
     } else if (k.verdict == CaseVerdict::impl) {
         build_encode_impl(k, id, base, c, b, p);
     } else {
@@ -494,6 +516,30 @@ const std::map<std::string, std::string> refusals_unreachable_from_json = {
                              "a second document nor columns of different sizes can be written in it"},
 };
 
+// former-ids.json: {"<current id>": ["<old id>", ...]}, the ids a case had before it changed
+// verdict folder. Absent file: none.
+std::map<std::string, std::vector<std::string>> load_former_ids(const fs::path& source) {
+    std::map<std::string, std::vector<std::string>> out;
+    const fs::path file = source / "former-ids.json";
+    if (!fs::exists(file)) return out;
+    const ojson j = ojson::parse(read_file(file));
+    for (const auto& [id, olds] : j.items()) out[id] = olds.get<std::vector<std::string>>();
+    return out;
+}
+
+// Every former id names one case that exists today, and is never an id in use.
+void check_former_ids(const std::map<std::string, std::vector<std::string>>& former, const std::set<std::string>& ids,
+                      Problems& p) {
+    std::set<std::string> seen;
+    for (const auto& [id, olds] : former) {
+        if (!ids.count(id)) p.add("former-ids.json", id + " is not a current case id");
+        for (const std::string& old : olds) {
+            if (ids.count(old)) p.add(id, "former id " + old + " is also a current id");
+            if (!seen.insert(old).second) p.add(id, "former id " + old + " is given for two cases");
+        }
+    }
+}
+
 }  // namespace
 
 Tree generate(const std::vector<Case>& declared, const fs::path& source) {
@@ -506,6 +552,7 @@ Tree generate(const std::vector<Case>& declared, const fs::path& source) {
     std::map<std::string, int> rule_use;
     for (const auto& r : rules_doc.at("rules")) rule_use[r.at("id").get<std::string>()] = 0;
 
+    const auto former_ids = load_former_ids(source);
     std::vector<Built> built;
     std::set<std::string> ids;
     std::map<std::string, int> code_decode_use, code_refuse_use;
@@ -536,6 +583,7 @@ Tree generate(const std::vector<Case>& declared, const fs::path& source) {
         b.entry["verdict"] = verdict_name(k.verdict);
         b.entry["rules"] = rules;
         b.entry["description"] = k.description;
+        if (auto f = former_ids.find(id); f != former_ids.end() && !f->second.empty()) b.entry["former_ids"] = f->second;
         const std::size_t before = p.list.size();
         try {
             switch (k.kind) {
@@ -563,6 +611,8 @@ Tree generate(const std::vector<Case>& declared, const fs::path& source) {
         b.entry["sha256"] = sums;
         built.push_back(std::move(b));
     }
+
+    check_former_ids(former_ids, ids, p);
 
     // Coverage.
     const std::size_t n_cases = built.size();
@@ -616,7 +666,7 @@ std::set<std::string> generated_on_disk(const fs::path& dir, const Tree& t) {
             if (!e.is_regular_file()) continue;
             const std::string rel = fs::relative(e.path(), dir).generic_string();
             const std::string ext = e.path().extension().string();
-            const bool derived = ext == ".json" || ext == ".jsonl" || ext == ".txt";
+            const bool derived = ext == ".json" || ext == ".jsonl" || ext == ".txt" || rel.find(".canonical.") != std::string::npos;
             if (!is_hand_written(rel) && (derived || t.count(rel))) out.insert(rel);
         }
     return out;

@@ -136,6 +136,8 @@ ManifestCase case_of(const nlohmann::json& jc, std::string& id) {
     if (auto it = jc.find("if_accepted_also"); it != jc.end() && !it->is_null())
         for (const auto& f : it->get<std::vector<std::string>>()) k.if_accepted_also.push_back(f);
     k.listing = str_or(jc, "listing");
+    k.canonical_bytes = str_or(jc, "canonical_bytes");
+    k.string_table = str_or(jc, "string_table");
     if (jc.contains("sha256") && jc["sha256"].is_object())
         for (const auto& [rel, sum] : jc["sha256"].items()) k.sha256[rel] = sum.get<std::string>();
     k.former_ids = former_ids_of(jc);

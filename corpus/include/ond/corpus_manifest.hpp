@@ -40,6 +40,8 @@ struct ManifestCase {
     // ("if_accepted_also"; also read from an "if_accepted" given as an array, whose first entry
     // is then `if_accepted`). Empty for most cases.
     std::vector<std::string> if_accepted_also;
+    std::string canonical_bytes;  // non-canonical decode cases: the canonical writer's bytes of the content
+    std::string string_table;     // encode cases with strings: the table's accepted orders (.table.json)
     std::map<std::string, std::string> sha256;  // path -> lower-case hex digest
     // Every id the case had in earlier corpus versions ("former_ids"; a case that changed verdict
     // moved folder): an expected-failure list may still name it by one of them.
