@@ -82,13 +82,13 @@ PersistentProcess::PersistentProcess(std::vector<std::string> argv, long memory_
 PersistentProcess::~PersistentProcess() { stop(true); }
 
 long PersistentProcess::baseline_kb(char op) const {
-    auto it = baseline_.find(op);
-    return it == baseline_.end() ? 0 : std::max(it->second.cost_kb, it->second.kept_kb);
+    auto it = baseline_cost_kb_.find(op);
+    return it == baseline_cost_kb_.end() ? 0 : std::max(it->second, baseline_kept_kb_);
 }
 
 long PersistentProcess::baseline_cost_kb(char op) const {
-    auto it = baseline_.find(op);
-    return it == baseline_.end() ? 0 : it->second.cost_kb;
+    auto it = baseline_cost_kb_.find(op);
+    return it == baseline_cost_kb_.end() ? 0 : it->second;
 }
 
 long PersistentProcess::largest_baseline_kb(char op) const {
@@ -119,6 +119,7 @@ bool PersistentProcess::spawn_and_greet(std::string& error) {
         in_fd_ = ch.in_w, out_fd_ = ch.out_r, err_fd_ = ch.err_r;
         err_.clear();
         wrote_anything_ = false;
+        cases_answered_ = 0;
         first_number_ = next_number_;
         protocol_ = 1;
         if (attempt == 0) {
@@ -166,9 +167,10 @@ bool PersistentProcess::spawn_and_greet(std::string& error) {
 // its baseline requests is part of its baseline too (testee.cpp charges a baseline past the
 // allowance to every case).
 void PersistentProcess::measure_baselines() {
-    baseline_.clear();
+    baseline_cost_kb_.clear();
+    baseline_kept_kb_ = 0;
+    const long held_before = group_->held_kb(static_cast<pid_t>(pid_));
     for (const auto& [op, input] : baseline_inputs_) {
-        const long held_before = group_->held_kb(static_cast<pid_t>(pid_));
         long least = -1;  // the least of three: the first request's one-off costs are not the baseline
         for (int i = 0; i < 3 && pid_ >= 0; ++i) {
             bool stale = false;
@@ -180,9 +182,12 @@ void PersistentProcess::measure_baselines() {
             least = least < 0 ? cost : std::min(least, cost);
         }
         if (pid_ < 0) return;
-        Baseline& bl = baseline_[op];
-        bl.cost_kb = std::max(0L, least);
-        bl.kept_kb = std::max(0L, group_->held_kb(static_cast<pid_t>(pid_)) - held_before);
+        baseline_cost_kb_[op] = std::max(0L, least);
+    }
+    // Kept from the baseline requests of every operation: one operation's bought memory is
+    // another's headroom.
+    baseline_kept_kb_ = std::max(0L, group_->held_kb(static_cast<pid_t>(pid_)) - held_before);
+    for (const auto& [op, cost] : baseline_cost_kb_) {
         long& largest = largest_baseline_kb_[op];
         largest = std::max(largest, baseline_kb(op));
     }
@@ -504,7 +509,11 @@ PersistentProcess::Reply PersistentProcess::request(char op, const Input& input,
                                                     std::size_t max_response) {
     hello_timeout_ = timeout;
     std::optional<std::uint32_t> void_number;
+    // Stray bytes that followed a baseline answer void no case: the adapter loses its baseline
+    // instead (its cases are charged from nothing), and this request goes to a fresh process.
+    bool after_case = cases_answered_ > 0;
     std::string previous_void = stray_before_request(void_number), previous_exit;
+    if (!previous_void.empty() && !after_case) previous_void.clear(), void_number.reset(), baseline_inputs_.clear();
     if (previous_void.empty()) previous_exit = gone_between_requests();
     const bool replayable = !input.next;
     Reply rep;
@@ -522,6 +531,7 @@ PersistentProcess::Reply PersistentProcess::request(char op, const Input& input,
             }
         }
         stale = false;
+        if (!first_stray) after_case = cases_answered_ > 0;
         std::uint32_t number = next_number_++;
         const std::string header = frame::request_header(op, protocol_, number, input.size);
         if (header.empty()) {
@@ -538,10 +548,12 @@ PersistentProcess::Reply PersistentProcess::request(char op, const Input& input,
             if (replayable && attempt < 2) continue;
             rep.kind = Reply::Kind::crash;
         }
+        if (rep.kind == Reply::Kind::answer) ++cases_answered_;
         if (!stale || !replayable || first_stray) break;
         first_stray = rep;  // this request again, on a fresh process
+        if (!after_case) baseline_inputs_.clear();
     }
-    if (first_stray && previous_void.empty()) {
+    if (first_stray && previous_void.empty() && after_case) {
         if (first_stray->void_number) {
             // The number of an earlier request: that one answered twice, whatever comes of this one.
             previous_void = first_stray->detail;

@@ -21,7 +21,7 @@ namespace ond::conformance {
 using namespace spawning;
 
 std::string memory_cap_exceeded(long held_kb, long cap_kb) {
-    return "memory cap exceeded: the process tree held " + std::to_string(held_kb / 1024) + " MiB, over the cap of " +
+    return "memory cap exceeded: the adapter and all it started held " + std::to_string((held_kb + 1023) / 1024) + " MiB, over the cap of " +
            std::to_string(cap_kb / 1024) + " MiB (--memory-limit); process tree killed";
 }
 

@@ -149,7 +149,7 @@ public:
     // before the first case; a failure is told by the first request, which starts it again.
     void prepare(std::chrono::milliseconds timeout);
     // The baseline of the live process: the most of what one of its baseline requests cost (the
-    // least of three) and of what it kept from them. 0 before it has one.
+    // least of three) and of what it kept from all of them. 0 before it has one.
     long baseline_kb(char op) const;
     // What each case's request is charged less: the least of three baseline requests' costs.
     long baseline_cost_kb(char op) const;
@@ -163,9 +163,6 @@ public:
 
 private:
     struct Exchange;  // one request and its response, under way
-    struct Baseline {
-        long cost_kb = 0, kept_kb = 0;
-    };
     bool start(std::string& error);
     bool spawn_and_greet(std::string& error);
     void measure_baselines();
@@ -196,11 +193,13 @@ private:
     int protocol_ = 1;
     bool start_broke_protocol_ = false;
     bool wrote_anything_ = false;           // this process has written a byte on its output
+    long cases_answered_ = 0;               // requests of cases (not baselines) this process answered
     std::uint32_t next_number_ = 1;
     std::uint32_t first_number_ = 1;        // the first request number this process was sent
     Excerpt err_;
     std::map<char, std::string> baseline_inputs_;
-    std::map<char, Baseline> baseline_;
+    std::map<char, long> baseline_cost_kb_;  // per operation: the least of three requests' costs
+    long baseline_kept_kb_ = 0;              // what the process kept from all its baseline requests
     std::map<char, long> largest_baseline_kb_;
     Accounting last_accounting_ = Accounting::sampling;
 };
