@@ -56,6 +56,8 @@ std::string results_json(const RunReport& rep) {
     j["baseline_rss_kb"] = rep.baseline_kb.count("decode") ? rep.baseline_kb.at("decode") : 0;
     j["memory_bound_kb"] = rep.options.memory_bound_kb;
     j["memory_cap"] = rep.memory_cap;
+    j["memory_accounting"] = rep.memory_accounting;
+    j["baseline_allowance_kb"] = rep.baseline_allowance_kb;
     j["output_limit"] = "1 MiB + 8 x the expected output + 64 x the input";
     j["stopped_early"] = rep.stopped_early;
     j["seconds"] = rep.seconds;
@@ -205,6 +207,11 @@ RunReport read_results_json(const std::string& path) {
     rep.testee = safe(str(j, "testee"));
     rep.options.profile = enum_named<Profile>(str(j, "profile"), profile_name).value_or(Profile::spec);
     if (auto it = j.find("seed"); it != j.end() && it->is_number_unsigned()) rep.seed = it->get<std::uint64_t>();
+    rep.memory_accounting = safe(str(j, "memory_accounting"));
+    rep.baseline_allowance_kb = static_cast<long>(num(j, "baseline_allowance_kb"));
+    if (auto it = j.find("baseline_kb"); it != j.end() && it->is_object())
+        for (const auto& [op, kb] : it->items())
+            if (kb.is_number()) rep.baseline_kb[safe(op)] = kb.get<long>();
     if (j.contains("corpus") && j["corpus"].is_object()) {
         const auto& c = j["corpus"];
         rep.options.corpus_dir = safe(str(c, "path").empty() ? absolute_dir(str(c, "dir")) : str(c, "path"));

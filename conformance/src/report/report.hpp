@@ -22,6 +22,9 @@ void text_report(const RunReport& rep, std::ostream& out);
 // "CONFORMANCE PASSED: 8 passed, 0 failed, 0 expected failures, 4 skipped, 1 informational, 0 not run"
 std::string final_line(const RunSummary& s);
 std::string summary_line(const RunSummary& s);  // the counts of final_line
+// "cgroup v1; baselines decode 3 MiB, encode 4 MiB (over 128 MiB charged to every case)": how the
+// run counted memory; empty for an in-process run.
+std::string memory_line(const RunReport& rep);
 // "[content] doc.tokens[2].conf: expected 0.5, got 0.25 (R3 at doc.tokens[2].conf)": a finding
 // as every text format prints it, message escaped, ending with the rule it breaks and where.
 std::string finding_text(const Finding& f);

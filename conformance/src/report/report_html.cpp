@@ -212,12 +212,12 @@ private:
 
     void implementations() {
         h_ << "<h1>ONDC/ONDB conformance results</h1>\n<table>\n<tr><th>implementation</th><th>testee</th><th>profile</th>"
-              "<th>seed</th><th>result</th></tr>\n";
+              "<th>seed</th><th>memory</th><th>result</th></tr>\n";
         for (const auto& c : cols_) {
             const RunReport& run = *c.run;
             const bool ok = run.summary.ok;
             h_ << "<tr><td>" << esc(c.name) << "</td><td>" << esc(run.testee) << "</td><td>" << profile_name(run.options.profile)
-               << "</td><td>" << run.seed << "</td><td class=\"" << (ok ? "ok" : "bad") << "\">" << (ok ? "PASSED: " : "FAILED: ")
+               << "</td><td>" << run.seed << "</td><td>" << esc(memory_line(run)) << "</td><td class=\"" << (ok ? "ok" : "bad") << "\">" << (ok ? "PASSED: " : "FAILED: ")
                << esc(summary_line(run.summary)) << "</td></tr>\n";
         }
         h_ << "</table>\n";

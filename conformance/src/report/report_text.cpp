@@ -34,6 +34,16 @@ std::string finding_text(const Finding& f) {
     return "[" + std::string(check_name(f.check)) + "] " + safe_message(f.message) + (where.empty() ? "" : " (" + safe(where) + ")");
 }
 
+std::string memory_line(const RunReport& rep) {
+    if (rep.memory_accounting.empty()) return {};
+    std::string line = rep.memory_accounting + "; baselines";
+    bool first = true;
+    for (const auto& [op, kb] : rep.baseline_kb) line += (first ? " " : ", ") + op + " " + std::to_string(kb / 1024) + " MiB", first = false;
+    if (first) line += " none";
+    if (rep.baseline_allowance_kb > 0) line += " (over " + std::to_string(rep.baseline_allowance_kb / 1024) + " MiB charged to every case)";
+    return line;
+}
+
 std::string summary_line(const RunSummary& s) {
     return std::to_string(s.passed) + " passed, " + std::to_string(s.failed) + " failed, " + std::to_string(s.xfailed) +
            " expected failures, " + std::to_string(s.skipped) + " skipped, " + std::to_string(s.info) + " informational, " +
@@ -289,6 +299,7 @@ void text_report(const RunReport& rep, std::ostream& out) {
     out << "\n" << s.recommended_fail << " recommended-level findings; " << s.stale << " stale expected failures; "
         << s.uncovered_rules << " rules without a case" << (opt.require_rule_coverage ? " (required)" : "") << "; seed " << rep.seed
         << "; " << std::fixed << std::setprecision(1) << rep.seconds << " s\n";
+    if (!rep.memory_accounting.empty()) out << "memory: " << memory_line(rep) << "\n";
     print_reproduce(out, rep);
 }
 

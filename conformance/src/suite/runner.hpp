@@ -68,6 +68,8 @@ struct RunReport {
     std::string seed_origin;              // "default", "--seed", "random"
     std::map<std::string, long> baseline_kb;  // per operation
     std::string memory_cap;               // how --memory-limit is enforced, or "none"
+    std::string memory_accounting;        // "cgroup v2", "cgroup v1", "process-tree sampling" (containment.hpp); empty in-process
+    long baseline_allowance_kb = 0;       // the part of a baseline above it is charged to every case
     bool stopped_early = false;           // --max-consecutive-failures struck
     std::vector<CaseResult> results;
     std::vector<Rule> rules;

@@ -1,6 +1,7 @@
 #include "suite/testee.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -9,6 +10,7 @@
 
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"
+#include "transport/containment.hpp"
 
 namespace ond::conformance {
 
@@ -176,6 +178,21 @@ std::string with_stderr(std::string detail, const std::string& err) {
     return detail;
 }
 
+// The accountings the processes of a testee had (containment.hpp), for the report.
+class AccountingsSeen {
+public:
+    void saw(Accounting a) { seen_ |= 1u << static_cast<unsigned>(a); }
+    std::string names() const {
+        std::string out;
+        for (Accounting a : {Accounting::cgroup_v2, Accounting::cgroup_v1, Accounting::sampling})
+            if (seen_ & (1u << static_cast<unsigned>(a))) out += (out.empty() ? "" : " and ") + std::string(accounting_name(a));
+        return out.empty() ? accounting_name(available_accounting()) : out;
+    }
+
+private:
+    std::atomic<unsigned> seen_{0};
+};
+
 class CommandTestee final : public Testee {
 public:
     CommandTestee(const std::string& d, const std::string& e, const std::string& s, std::chrono::milliseconds t, long limit_kb)
@@ -192,6 +209,7 @@ public:
     std::vector<std::string> command(Op op) const override { return argv_[index(op)]; }
     bool measures_memory() const override { return true; }
     std::string memory_cap() const override { return describe_memory_cap(limit_kb_); }
+    std::string memory_accounting() const override { return accountings_.names(); }
     std::string describe() const override {
         std::string d;
         const char* names[3] = {"decoder", "encoder", "stream decoder"};
@@ -205,6 +223,7 @@ public:
             long b = -1;  // the least of three fresh runs
             for (int i = 0; i < 3; ++i) {
                 ProcessResult r = run_process(argv_[index(op)], input, timeout_, SpawnLimits{(1u << 20) + 64 * input.size(), limit_kb_});
+                if (r.started) accountings_.saw(r.accounting);
                 if (r.exited) b = b < 0 ? r.peak_kb : std::min(b, r.peak_kb);
             }
             baseline_[index(op)] = std::max(0L, b);
@@ -228,9 +247,10 @@ public:
             o.detail = r.error;
             return o;
         }
+        accountings_.saw(r.accounting);
         o.memory_measured = true;
         o.peak_kb = r.peak_kb;
-        o.growth_kb = r.peak_kb - baseline_[index(op)];
+        o.growth_kb = r.peak_kb - std::min(baseline_[index(op)], baseline_allowance_kb_);
         o.out = std::move(r.out);
         if (r.memory_exceeded) {
             o.status = Answer::crash;
@@ -262,6 +282,7 @@ private:
     std::string text_[3];
     std::vector<std::string> argv_[3];
     long baseline_[3] = {0, 0, 0};
+    AccountingsSeen accountings_;
 };
 
 class PersistentTestee final : public Testee {
@@ -280,13 +301,28 @@ public:
     bool measures_memory() const override { return true; }
     std::string describe() const override { return "persistent '" + text_ + "'"; }
     std::string memory_cap() const override { return describe_memory_cap(limit_kb_); }
+    std::string memory_accounting() const override {
+        AccountingsSeen seen;
+        for (const auto& p : procs_)
+            if (p->life()) seen.saw(p->accounting());
+        return seen.names();
+    }
     std::vector<std::string> command(Op) const override { return argv_; }
     void set_baselines(const std::map<Op, std::string>& inputs) override {
         std::map<char, std::string> by_byte;
         for (const auto& [op, input] : inputs) by_byte[static_cast<char>(op)] = input;
         for (auto& p : procs_) p->set_baselines(by_byte);
+        // Each worker's process starts now, all at once, so that the baselines are known before
+        // the first case (one that fails to start is started again by its first case).
+        std::vector<std::thread> starters;
+        for (auto& p : procs_) starters.emplace_back([&p, this] { p->prepare(timeout_); });
+        for (auto& t : starters) t.join();
     }
-    long baseline_kb(Op op) const override { return procs_.front()->baseline_kb(static_cast<char>(op)); }
+    long baseline_kb(Op op) const override {
+        long most = 0;
+        for (const auto& p : procs_) most = std::max(most, p->largest_baseline_kb(static_cast<char>(op)));
+        return most;
+    }
     std::vector<long> baselines_kb(Op op) const override {
         std::vector<long> all;
         for (const auto& p : procs_)
@@ -318,7 +354,10 @@ public:
         if (rep.kind != K::start_error) {
             o.memory_measured = true;
             o.peak_kb = rep.peak_kb;
-            o.growth_kb = rep.peak_kb - rep.start_kb - proc.baseline_kb(static_cast<char>(op));
+            // Charged from what the process held at the request, less its baseline request's
+            // cost; the part of its baseline above the allowance is charged on top.
+            const char c = static_cast<char>(op);
+            o.growth_kb = rep.peak_kb - rep.start_kb - proc.baseline_cost_kb(c) + std::max(0L, proc.baseline_kb(c) - baseline_allowance_kb_);
         }
         switch (rep.kind) {
             case K::start_error:

@@ -83,14 +83,27 @@ public:
     virtual bool measures_memory() const { return false; }
     // How the memory cap is enforced (for the report), "none" when there is none.
     virtual std::string memory_cap() const { return "none"; }
-    // Small valid inputs per operation: what they cost is the testee's memory baseline.
+    // How the memory of its processes was counted: "cgroup v2", "cgroup v1" or "process-tree
+    // sampling" (containment.hpp); several, joined by " and ", if processes had different ones.
+    virtual std::string memory_accounting() const { return "none (in-process)"; }
+    // Small valid inputs per operation: what they cost is the testee's memory baseline. A
+    // persistent testee starts its processes here, so that their baselines are known.
     virtual void set_baselines(const std::map<Op, std::string>&) {}
+    // The largest baseline measured (per case: the least peak of three fresh runs; persistent:
+    // the most of a baseline request's cost and of what the process kept from them).
     virtual long baseline_kb(Op) const { return 0; }
+    // The part of a baseline above `kb` is charged to every case: a baseline bought with memory
+    // that the cases then spend is not free. Default: twice the default memory bound.
+    void set_baseline_allowance(long kb) { baseline_allowance_kb_ = kb; }
+    long baseline_allowance_kb() const noexcept { return baseline_allowance_kb_; }
     // Each live persistent process's own baseline (each is the least of three small requests);
     // per case, the one baseline.
     virtual std::vector<long> baselines_kb(Op op) const { return {baseline_kb(op)}; }
     // Ends the testee's processes; returns the verdicts that changed meanwhile.
     virtual std::vector<Amendment> finish() { return {}; }
+
+protected:
+    long baseline_allowance_kb_ = 128 * 1024;
 };
 
 // --- the reference codec as a testee, and the reference answers the checks compare with ---

@@ -22,6 +22,20 @@
 //   touch           touches N MiB on every request and keeps it until the next
 //   touch-first     touches 400 MiB on the first request of each operation, and 200 MiB on every
 //                   later input the reference rejects, freeing it each time
+//   daemon          on its third request (per case: on every run) double-forks; the grandchild
+//                   leaves the session (setsid), touches N MiB, says so and sleeps; the adapter
+//                   answers once it has heard
+//   shm-write       on its first request writes N MiB with write(2) to a file of its own in
+//                   /dev/shm and keeps the file
+//   bought-baseline on the first request of each operation touches N MiB and keeps it; every
+//                   later request touches 3/4 of it again (headroom bought with the baseline)
+//   stray-flood     (serve) after each answer to an encode request waits for the next request
+//                   to arrive, then writes 16 bytes 0x01 before it reads it
+//   never-sent-number  (serve, version 2) numbers every answer to an encode request with the
+//                   request's number + 1000, a number never sent
+//   cannot-start    exits with status 2 before it reads anything, having written only to stderr
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -99,9 +113,64 @@ void touch_mib(long mib, bool keep) {
     else ::munmap(p, n);
 }
 
+// A daemon the runner did not start directly: out of the adapter's session and process tree.
+void start_daemon(long mib) {
+    int told[2];
+    if (::pipe(told) != 0) std::exit(3);
+    const pid_t child = ::fork();
+    if (child == 0) {
+        if (::fork() != 0) ::_exit(0);
+        ::setsid();
+        ::close(told[0]);
+        touch_mib(mib, true);
+        if (::write(told[1], "x", 1) != 1) ::_exit(1);
+        ::close(told[1]);
+        ::sleep(60);  // until the runner kills it; a minute at most should it fail to
+        ::_exit(0);
+    }
+    ::close(told[1]);
+    if (child > 0) ::waitpid(child, nullptr, 0);
+    char c;
+    if (::read(told[0], &c, 1) < 0) std::exit(3);  // 0: the grandchild died first (killed over a limit)
+    ::close(told[0]);
+}
+
+void write_shm(long mib) {
+    const std::string path = "/dev/shm/ond-hostile-" + std::to_string(::getpid());
+    const int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return;
+    const std::string chunk(1u << 20, 'x');
+    for (long i = 0; i < mib; ++i)
+        if (::write(fd, chunk.data(), chunk.size()) != static_cast<ssize_t>(chunk.size())) break;
+    ::close(fd);  // the file stays
+}
+
+// The first request of each operation buys the memory; later ones spend it without growing.
+void buy_or_spend(char op) {
+    static std::set<char> bought;
+    const std::size_t size = static_cast<std::size_t>(n_arg) << 20;
+    if (bought.insert(op).second) {
+        if (!kept) {
+            void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED) std::exit(3);
+            kept = static_cast<volatile char*>(p), kept_size = size;
+        }
+        for (std::size_t i = 0; i < size; i += 4096) kept[i] = 1;
+        return;
+    }
+    for (std::size_t i = 0; i < size / 4 * 3; i += 4096) kept[i] = 2;
+}
+
+bool serving = false;
+
 void before_answer(char op, std::string_view input) {
     static std::set<char> seen;
     static bool first = true;
+    static long requests = 0;
+    ++requests;
+    if (mode == "daemon" && (!serving || requests == 3)) start_daemon(n_arg);
+    if (mode == "shm-write" && first) write_shm(n_arg);
+    if (mode == "bought-baseline") buy_or_spend(op);
     if (mode == "helper") ask_helper();
     if (mode == "fork-hop" && first) fork_hop();
     if (mode == "touch") touch_mib(n_arg, true);
@@ -141,8 +210,20 @@ int serve() {
         before_answer(rq->op, rq->input);
         // An early answer is judged on what was read: a prefix of the input.
         const RefAnswer a = reference_answer(static_cast<Op>(rq->op), rq->input);
-        const std::string reply = frame::response_prefix(version, rq->number, a.accept ? frame::accept : frame::reject) + answer_payload(a);
+        const bool encode = rq->op == 'E';
+        const std::uint32_t number = mode == "never-sent-number" && encode ? rq->number + 1000 : rq->number;
+        const std::string reply = frame::response_prefix(version, number, a.accept ? frame::accept : frame::reject) + answer_payload(a);
         frame::write_frame(stdout, reply);
+        if (mode == "stray-flood" && encode) {
+            // After the runner has sent its next request (or closed its input): the stray bytes
+            // come where that request's response is due.
+            std::fflush(stdout);
+            pollfd pf{STDIN_FILENO, POLLIN, 0};
+            ::poll(&pf, 1, 5000);
+            const std::string flood(16, '\x01');
+            std::fwrite(flood.data(), 1, flood.size(), stdout);
+            std::fflush(stdout);
+        }
         if (early) {
             std::string rest(size - first_part, '\0');
             if (std::fread(rest.data(), 1, rest.size(), stdin) != rest.size()) return 1;
@@ -178,6 +259,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     mode = argv[1];
+    if (mode == "cannot-start") {
+        std::fprintf(stderr, "cannot load its runtime\n");
+        return 2;
+    }
     int at = 2;
     if (argc > 3) n_arg = std::atol(argv[at++]);
     const std::string op = argv[at];
@@ -189,6 +274,7 @@ int main(int argc, char** argv) {
             return 3;
         }
     }
+    serving = op == "serve";
     if (op == "serve") return serve();
     const char code = op == "decode" ? 'D' : op == "encode" ? 'E' : op == "stream" ? 'S' : 0;
     if (!code) return 2;

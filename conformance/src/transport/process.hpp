@@ -1,5 +1,6 @@
 // Running a testee: one child process per case, or one long-lived child answering framed requests.
-// Either way the child's whole process tree is watched (memory) and killed when its case ends.
+// Either way everything the child starts is contained (containment.hpp): its memory counted,
+// and all of it killed when its case (per case) or its life (persistent) ends.
 #pragma once
 
 #include <chrono>
@@ -11,6 +12,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "transport/containment.hpp"
 
 namespace ond::conformance {
 
@@ -61,16 +64,19 @@ struct ProcessResult {
     bool memory_exceeded = false;  // the tree went past memory_limit_kb: killed
     std::string out;             // stdout (at most max_output bytes)
     std::string err;             // stderr: its first and last lines (Excerpt)
-    long peak_kb = 0;            // peak of the summed VmHWM of the process and its descendants
+    long peak_kb = 0;            // peak of its memory group (or of the summed VmHWM of its tree)
+    Accounting accounting = Accounting::sampling;  // how peak_kb was measured
+    bool private_shm = false;    // it had a /dev/shm of its own
     double wall_ms = 0;
     std::string error;           // why it could not start
 };
 
 struct SpawnLimits {
     std::size_t max_output = 256u << 20;  // stdout bytes
-    // The memory cap: the tree's summed peak resident memory (sampled every 1-4 ms, as for the
-    // memory bound); past it the tree is killed. 0: none. Not RLIMIT_AS, which a JVM or V8 would
-    // not start under (they reserve far more address space than they touch).
+    // The memory cap: the peak of the adapter's memory group (or of its tree's summed resident
+    // memory, sampled every 1-4 ms, as for the memory bound); past it everything is killed. 0:
+    // none. Not RLIMIT_AS, which a JVM or V8 would not start under (they reserve far more address
+    // space than they touch).
     long memory_limit_kb = 0;
 };
 
@@ -109,23 +115,25 @@ public:
         int signal = 0;
         int exit_code = -1;
         std::string err;         // what the child wrote on stderr meanwhile (first and last lines)
-        long peak_kb = 0;        // peak of the tree over the request
-        long start_kb = 0;       // the root's resident set when the request was sent
+        long peak_kb = 0;        // peak of the group (or tree) over the request
+        long start_kb = 0;       // what the group (or tree) held when the request was sent
         double wall_ms = 0;
-        // Non-empty when bytes arrived after the previous complete response (before this request,
-        // or as a response numbered for an earlier request): the previous answer is void, and this
-        // request was sent to a fresh process.
+        // Non-empty when bytes arrived after the previous complete response that are no answer to
+        // this request (before it, or numbered for an earlier request or for none): the previous
+        // answer is void, and this request was sent to a fresh process.
         std::string previous_void;
         // Version 2: the number of the earlier request whose answer is void, when the stray
-        // bytes carried one.
+        // bytes carried the number of a request this process had.
         std::optional<std::uint32_t> void_number;
         // Non-empty when the process had exited after the previous answer (before its end of
         // input): why; this request went to a fresh process.
         std::string previous_exit;
     };
     // Sends one request and waits for its response. On a crash, time-out or protocol error the
-    // child's tree is killed and a new one is started for the next request. A response longer than
-    // max_response is refused from its length field, without reading it.
+    // child's group is killed and a new one is started for the next request. A response longer
+    // than max_response is refused from its length field, without reading it; in version 2 its
+    // number is checked first, so that bytes which are no answer to this request are never
+    // judged as one (they void the answer they followed; this request goes to a fresh process).
     // The request frame is always written whole (within the time-out), even when the answer
     // comes first. A streamed input goes out piece by piece and is never re-sent.
     Reply request(char op, const Input& input, std::chrono::milliseconds timeout, std::size_t max_response = 1u << 30);
@@ -137,18 +145,41 @@ public:
 
     // Requests sent to each fresh process before its first case; their memory is its baseline.
     void set_baselines(std::map<char, std::string> inputs) { baseline_inputs_ = std::move(inputs); }
+    // Starts the process now (the hello and the baseline requests), so that its baseline is known
+    // before the first case; a failure is told by the first request, which starts it again.
+    void prepare(std::chrono::milliseconds timeout);
+    // The baseline of the live process: the most of what one of its baseline requests cost (the
+    // least of three) and of what it kept from all of them. 0 before it has one.
     long baseline_kb(char op) const;
+    // What each case's request is charged less: the least of three baseline requests' costs.
+    long baseline_cost_kb(char op) const;
+    // The largest baseline any process of this one measured.
+    long largest_baseline_kb(char op) const;
     int protocol() const noexcept { return protocol_; }
     long pid() const noexcept { return pid_; }
+    Accounting accounting() const noexcept;
     // Which process this is: a new value for each process started.
     std::uint64_t life() const noexcept { return serial_; }
 
 private:
+    struct Exchange;  // one request and its response, under way
     bool start(std::string& error);
+    bool spawn_and_greet(std::string& error);
+    void measure_baselines();
     Reply exchange(const std::string& header, const Input& input, std::uint32_t number, std::chrono::milliseconds timeout,
                    std::size_t max_response, bool& stale);
+    std::optional<Reply> step(Exchange& x);
+    std::optional<Reply> write_request(Exchange& x, short revents);
+    std::optional<Reply> read_response(Exchange& x);
+    std::optional<Reply> judge_header(Exchange& x, bool& open);
+    Reply not_an_answer(Exchange& x, std::uint32_t got, bool& stale);
+    Reply complete_answer(Exchange& x);
+    Reply fail(Exchange& x, Reply::Kind k, std::string why);
+    Reply gone_or_crash(Exchange& x, std::string why);
     std::string gone_between_requests();
+    std::string stray_before_request(std::optional<std::uint32_t>& void_number);
     void stop(bool kill_now, std::string* trailing = nullptr);
+    void end_group();
     void reap_after_failure(Reply& rep, bool crashed);
     void drain_stderr();
 
@@ -157,13 +188,20 @@ private:
     std::chrono::milliseconds hello_timeout_{10000};  // the case time-out of the latest request
     long pid_ = -1;
     std::uint64_t serial_ = 0;
+    std::unique_ptr<Containment> group_;
     int in_fd_ = -1, out_fd_ = -1, err_fd_ = -1;
     int protocol_ = 1;
     bool start_broke_protocol_ = false;
+    bool wrote_anything_ = false;           // this process has written a byte on its output
+    long cases_answered_ = 0;               // requests of cases (not baselines) this process answered
     std::uint32_t next_number_ = 1;
+    std::uint32_t first_number_ = 1;        // the first request number this process was sent
     Excerpt err_;
     std::map<char, std::string> baseline_inputs_;
-    std::map<char, long> baseline_kb_;
+    std::map<char, long> baseline_cost_kb_;  // per operation: the least of three requests' costs
+    long baseline_kept_kb_ = 0;              // what the process kept from all its baseline requests
+    std::map<char, long> largest_baseline_kb_;
+    Accounting last_accounting_ = Accounting::sampling;
 };
 
 }  // namespace ond::conformance

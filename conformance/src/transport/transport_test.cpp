@@ -226,7 +226,7 @@ TEST(Transport, AReservationIsNotMemoryButTouchedPagesAre) {
         const auto& c = r.result("valid/document/basic");
         EXPECT_EQ(c["answer"], "crash");
         ASSERT_EQ(c["findings"].size(), 1u);
-        EXPECT_EQ(c["findings"][0]["message"].get<std::string>().rfind("memory cap exceeded: the process tree held ", 0), 0u)
+        EXPECT_EQ(c["findings"][0]["message"].get<std::string>().rfind("memory cap exceeded: the adapter and all it started held ", 0), 0u)
             << c["findings"][0]["message"];
         EXPECT_NE(c["findings"][0]["message"].get<std::string>().find("over the cap of 256 MiB"), std::string::npos);
         EXPECT_EQ(leftovers().first, 0);
