@@ -24,7 +24,7 @@ enum class Answer : std::uint8_t {
     reject,       // exit 1 / status 1
     crash,        // a signal or another exit status
     timeout,
-    protocol,     // a persistent testee broke the framing (PROTOCOL.md)
+    protocol,     // a persistent testee broke the framing (docs/protocol.md)
     output,       // more output than the case's limit
     unsupported,  // the testee has no adapter for this operation
     start_error,  // the adapter could not be started at all
