@@ -203,7 +203,8 @@ int reject(std::string_view code, std::string_view message) {
                  static_cast<int>(message.size()), message.data());
     return exit_rejected;
 }
-int reject(const ond::Error& e) { return reject(e.code(), e.what()); }
+// The code and, for a fault in the input, its offset: "error: CODE at byte N" (docs/protocol.md).
+int reject(const ond::Error& e) { return reject(ond::conformance::rejection_report(e.code(), e.offset()), e.what()); }
 
 const char* verdict_name(ond::ErrorVerdict v) {
     switch (v) {
