@@ -153,11 +153,12 @@ public:
         return ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
     }
 
-    // All of a JSON input, or up to the first control byte other than tab, line feed and
-    // carriage return: JSON text can hold none anywhere, so the parser's first error is at or
-    // before it, and endless binary input (/dev/zero) is refused at once. Endless JSON-looking
-    // text (spaces, an open string) stops at `limit` bytes: IoError, and never more memory.
-    std::vector<std::byte> read_json(std::size_t limit) {
+    // All of a JSON input, each piece fed to `check` as it arrives, so that input that cannot
+    // become content JSON (binary bytes, /dev/zero, a syntax error) ends the reading at the first
+    // hopeless byte (check's JsonError). Endless JSON-looking text (spaces, an open string) stops
+    // at `limit` bytes: IoError. Memory: the buffer doubles with what arrived, so the most held
+    // at once (a growth's old and new buffers) is three times what was read.
+    std::vector<std::byte> read_json(std::size_t limit, ond::json::ContentPrefix& check) {
         const std::size_t past_limit = limit == SIZE_MAX ? limit : limit + 1;  // --max-input may be SIZE_MAX
         std::vector<std::byte> data(static_cast<std::size_t>(std::min<std::uint64_t>(regular_file_size(), limit)) + 1);
         std::size_t used = 0;
@@ -169,13 +170,8 @@ public:
             }
             const std::size_t n = read(data.data() + used, data.size() - used);
             if (n == 0) break;
-            const std::byte* first = data.data() + used;
+            check.feed(std::string_view(reinterpret_cast<const char*>(data.data() + used), n));
             used += n;
-            if (std::any_of(first, first + n, [](std::byte b) {
-                    const auto c = static_cast<unsigned char>(b);
-                    return c < 0x20 && c != '\t' && c != '\n' && c != '\r';
-                }))
-                break;
         }
         data.resize(used);
         return data;
@@ -241,9 +237,10 @@ constexpr std::size_t default_max_json = std::size_t{1} << 30;
 
 int cmd_encode(const std::string& file, std::size_t max_input) {
     Input in(file);
-    const std::vector<std::byte> data = in.read_json(max_input);
     std::vector<std::byte> bytes;
     try {
+        ond::json::ContentPrefix check;
+        const std::vector<std::byte> data = in.read_json(max_input, check);
         const std::string_view text(reinterpret_cast<const char*>(data.data()), data.size());
         bytes = ond::encode(ond::json::from_json(text));
     } catch (const ond::json::JsonError& e) {

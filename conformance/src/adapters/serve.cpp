@@ -178,17 +178,20 @@ bool answer_stream(FrameIn& in, std::uint64_t size, const std::function<std::str
     });
 }
 
-// An encode request: content JSON is read whole (the JSON reader needs all of it).
+// An encode request: content JSON is read whole (the JSON reader needs all of it), checked as it
+// arrives, so that input that cannot become content JSON is refused at its first hopeless byte.
 bool answer_encode(FrameIn& in, std::uint64_t size, const std::function<std::string(unsigned char)>& prefix) {
-    std::string input;
-    for (std::size_t n = 1; n > 0;) {
-        const std::size_t at = input.size();
-        input.resize(at + static_cast<std::size_t>(std::min<std::uint64_t>(size - at, std::size_t{1} << 20)));
-        n = in.read(reinterpret_cast<std::byte*>(input.data() + at), input.size() - at);
-        input.resize(at + n);
-    }
     std::vector<std::byte> bytes;
     try {
+        std::string input;
+        json::ContentPrefix check;
+        for (std::size_t n = 1; n > 0;) {
+            const std::size_t at = input.size();
+            input.resize(at + static_cast<std::size_t>(std::min<std::uint64_t>(size - at, std::size_t{1} << 20)));
+            n = in.read(reinterpret_cast<std::byte*>(input.data() + at), input.size() - at);
+            input.resize(at + n);
+            check.feed(std::string_view(input).substr(at));
+        }
         bytes = encode(json::from_json(input));
     } catch (const json::JsonError&) {
         return send(prefix(frame::reject), [](const Sink&) {});
