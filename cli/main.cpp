@@ -33,6 +33,7 @@
 
 #include "conform_cli.hpp"
 #include "ond/conformance.hpp"
+#include "ond/rejection.hpp"
 #include "ond/text_escape.hpp"
 #include "corpus_cli.hpp"
 

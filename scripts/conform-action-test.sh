@@ -20,4 +20,10 @@ grep -q '^conform-action: seed 999896491, from commit 0123456789abcdef' <<< "$ou
 grep -q '"seed": 999896491' "$2/conformance.json" || fail "the run did not use the commit's seed"
 out=$(OND_ARGS="--max-derived 3 --filter valid/document/* --seed 11" bash "$action" run) || fail "run failed: $out"
 grep -q '"seed": 11' "$2/conformance.json" || fail "--seed in OND_ARGS does not win"
+# The large input: --large, here its stream case alone (refused after its header: a second).
+out=$(OND_LARGE=true OND_STREAM_DECODER="$1/cli/ond stream" OND_ARGS="--filter large/stream*" bash "$action" run) ||
+  fail "run with large failed: $out"
+grep -q '"id": "large/stream-body-cap-plus-one"' "$2/conformance.json" || fail "OND_LARGE=true did not run the large cases"
+if out=$(OND_LARGE=yes bash "$action" run 2>&1); then fail "OND_LARGE=yes was taken: $out"; fi
+grep -q "large is 'true' or 'false', not 'yes'" <<< "$out" || fail "OND_LARGE=yes is not explained: $out"
 echo "conform-action-test: ok"

@@ -16,6 +16,7 @@
 #include "ond/conformance.hpp"
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"
+#include "ond/rejection.hpp"
 #include "transport/frame.hpp"
 
 namespace ond::conformance {
@@ -168,8 +169,7 @@ bool answer_stream(FrameIn& in, std::uint64_t size, const std::function<std::str
             fault = Error(Errc::stream_truncated, size,
                           "the stream ends " + std::to_string(passed + *total - size) + " bytes before the end of the container");
     }
-    held.resize(static_cast<std::size_t>(passed));
-    held.shrink_to_fit();
+    held.resize(static_cast<std::size_t>(passed));  // the faulty container's bytes are not needed
     const std::string_view lines(held);
     if (!fault) return send(prefix(frame::accept), [&](const Sink& s) { stream_lines(lines, s); });
     return send(prefix(frame::reject), [&, r = report(*fault)](const Sink& s) {

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ond/conformance.hpp"
+#include "ond/rejection.hpp"
 #include "transport/process.hpp"
 
 namespace ond::conformance {
