@@ -33,6 +33,7 @@
 
 #include "conform_cli.hpp"
 #include "ond/conformance.hpp"
+#include "ond/rejection.hpp"
 #include "ond/text_escape.hpp"
 #include "corpus_cli.hpp"
 
@@ -153,11 +154,12 @@ public:
         return ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
     }
 
-    // All of a JSON input, or up to the first control byte other than tab, line feed and
-    // carriage return: JSON text can hold none anywhere, so the parser's first error is at or
-    // before it, and endless binary input (/dev/zero) is refused at once. Endless JSON-looking
-    // text (spaces, an open string) stops at `limit` bytes: IoError, and never more memory.
-    std::vector<std::byte> read_json(std::size_t limit) {
+    // All of a JSON input, each piece fed to `check` as it arrives, so that input that cannot
+    // become content JSON (binary bytes, /dev/zero, a syntax error) ends the reading at the first
+    // hopeless byte (check's JsonError). Endless JSON-looking text (spaces, an open string) stops
+    // at `limit` bytes: IoError. Memory: the buffer doubles with what arrived, so the most held
+    // at once (a growth's old and new buffers) is three times what was read.
+    std::vector<std::byte> read_json(std::size_t limit, ond::json::ContentPrefix& check) {
         const std::size_t past_limit = limit == SIZE_MAX ? limit : limit + 1;  // --max-input may be SIZE_MAX
         std::vector<std::byte> data(static_cast<std::size_t>(std::min<std::uint64_t>(regular_file_size(), limit)) + 1);
         std::size_t used = 0;
@@ -169,13 +171,8 @@ public:
             }
             const std::size_t n = read(data.data() + used, data.size() - used);
             if (n == 0) break;
-            const std::byte* first = data.data() + used;
+            check.feed(std::string_view(reinterpret_cast<const char*>(data.data() + used), n));
             used += n;
-            if (std::any_of(first, first + n, [](std::byte b) {
-                    const auto c = static_cast<unsigned char>(b);
-                    return c < 0x20 && c != '\t' && c != '\n' && c != '\r';
-                }))
-                break;
         }
         data.resize(used);
         return data;
@@ -203,7 +200,8 @@ int reject(std::string_view code, std::string_view message) {
                  static_cast<int>(message.size()), message.data());
     return exit_rejected;
 }
-int reject(const ond::Error& e) { return reject(e.code(), e.what()); }
+// The code and, for a fault in the input, its offset: "error: CODE at byte N" (docs/protocol.md).
+int reject(const ond::Error& e) { return reject(ond::conformance::rejection_report(e.code(), e.offset()), e.what()); }
 
 const char* verdict_name(ond::ErrorVerdict v) {
     switch (v) {
@@ -240,9 +238,10 @@ constexpr std::size_t default_max_json = std::size_t{1} << 30;
 
 int cmd_encode(const std::string& file, std::size_t max_input) {
     Input in(file);
-    const std::vector<std::byte> data = in.read_json(max_input);
     std::vector<std::byte> bytes;
     try {
+        ond::json::ContentPrefix check;
+        const std::vector<std::byte> data = in.read_json(max_input, check);
         const std::string_view text(reinterpret_cast<const char*>(data.data()), data.size());
         bytes = ond::encode(ond::json::from_json(text));
     } catch (const ond::json::JsonError& e) {

@@ -62,4 +62,13 @@ id=$(sed -n 's/^  seed 999896491: \(derived\/bitflip\/[^ ]*\)  # \[verdict\] .*/
 grep -q '"seed": 999896491,' "$2/explore/seed-999896491/conformance.json" || fail "seed 999896491 was not run as such"
 grep -q "^explore-summary=2 seeds explored, 2 with failing derived cases (" <<< "$out" || fail "no explore summary: $out"
 if grep -q '^  seed [0-9]*: valid/' "$summary"; then fail "exploring listed a corpus case: $(cat "$summary")"; fi
+
+# The large input: --large, here its stream case alone (refused after its header: a second).
+unset OND_PERSISTENT
+export OND_DECODER="$1/cli/ond decode"
+out=$(OND_LARGE=true OND_STREAM_DECODER="$1/cli/ond stream" OND_ARGS="--filter large/stream*" bash "$action" run) ||
+  fail "run with large failed: $out"
+grep -q '"id": "large/stream-body-cap-plus-one"' "$2/conformance.json" || fail "OND_LARGE=true did not run the large cases"
+if out=$(OND_LARGE=yes bash "$action" run 2>&1); then fail "OND_LARGE=yes was taken: $out"; fi
+grep -q "large is 'true' or 'false', not 'yes'" <<< "$out" || fail "OND_LARGE=yes is not explained: $out"
 echo "conform-action-test: ok"

@@ -26,6 +26,7 @@
 #   OND_EXPECTED_FAILURES  expected-failures file (optional)
 #   OND_NAME               the implementation's name in the reports (default: testee)
 #   OND_REPORT_DIR         where the reports go (default: ond-conform-report)
+#   OND_LARGE=true         adds --large (the caps at full size; default false)
 #   OND_ARGS               further `ond conform` options, split on white space
 #   OND_SEED               the gate's seed (default: the corpus version's; a --seed in OND_ARGS wins)
 #   OND_EXPLORE_SEEDS      how many seeds `explore` runs (0 to 20, default 0), from the commit tested
@@ -128,6 +129,11 @@ adapter_args() {
     [ -f "$OND_EXPECTED_FAILURES" ] || { echo "conform-action: no file $OND_EXPECTED_FAILURES" >&2; return 2; }
     args+=(--expected-failures "$OND_EXPECTED_FAILURES")
   fi
+  case "${OND_LARGE:-false}" in
+    true) args+=(--large) ;;
+    false | '') ;;
+    *) echo "conform-action: large is 'true' or 'false', not '$OND_LARGE'" >&2; return 2 ;;
+  esac
   [ -x "$ond" ] || { echo "conform-action: $ond is not built (run the build step first)" >&2; return 2; }
   extra=()
   read -r -a extra <<< "${OND_ARGS:-}"

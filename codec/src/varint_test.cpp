@@ -85,6 +85,24 @@ TEST(Varint, R1_FifthByteValueAbove0x0FOverflows) {
     expect_varint_error(B{0x80, 0x80, 0x80, 0x80, 0x7F}, 0, "varint.overflow", 0);
 }
 
+// A 5th byte that breaks both rules (continuation bit set, value bits above 0x0F): the
+// continuation bit is checked first, so it is varint.too-long, at the varint's first byte
+// (docs/reading-rules.md, "Error offsets").
+TEST(Varint, R1_FifthByteBreakingBothRulesIsTooLong) {
+    for (unsigned fifth = 0x90; fifth <= 0xFF; ++fifth)
+        expect_varint_error(B{0xFF, 0xFF, 0xFF, 0xFF, static_cast<std::uint8_t>(fifth)}, 0, "varint.too-long", 0);
+    // Behind two bytes of a cursor whose data starts at absolute offset 700: the offset is the
+    // varint's first byte, 702, not the 5th byte's.
+    B b{0x01, 0x02, 0x80, 0x80, 0x80, 0x80, 0xF0};
+    Cursor c(b.bytes(), 700);
+    EXPECT_EQ(c.u8(), 1u);
+    EXPECT_EQ(c.u8(), 2u);
+    auto got = catch_error([&] { (void)c.varint(); });
+    ASSERT_TRUE(got) << "accepted";
+    EXPECT_EQ(got->code, "varint.too-long");
+    EXPECT_EQ(got->offset, 702u);
+}
+
 TEST(Varint, R1_TruncatedAtFirstByteOffset) {
     expect_varint_error(B{0x80}, 0, "varint.truncated", 0);
     expect_varint_error(B{0xFF, 0xFF, 0xFF, 0xFF}, 0, "varint.truncated", 0);

@@ -11,7 +11,7 @@ reader and writer, and run:
 
 As shipped, the three functions forward to the reference codec (`ond decode|encode|stream`; the
 program named by $OND, else `ond` on the PATH), so the template passes the suite as it is. The
-protocol: docs/protocol.md (operations, content JSON) and conformance/PROTOCOL.md (the framing
+protocol, all of it in one document: docs/protocol.md (operations, content JSON, and the framing
 of persistent mode, version 2: the runner's hello `V2`, then numbered requests).
 You may answer a request before reading all of it, but read the rest before the next frame.
 """

@@ -5,7 +5,7 @@ It implements the *decode* operation of the testee protocol from scratch (standa
 no `ond` involved), so it doubles as a second, independent reading of the format:
 
     python3 python_adapter.py decode      one container on stdin -> content JSON on stdout
-    python3 python_adapter.py serve       persistent mode: framed requests (see PROTOCOL.md)
+    python3 python_adapter.py serve       persistent mode: framed requests (docs/protocol.md)
 
 Exit status 0 = accepted, 1 = rejected (with `error: CODE` as the first line of stderr).
 Run it with:

@@ -230,7 +230,7 @@ TEST(Hostile, EndlessZerosAreRefusedAtTheHeader) {
     EXPECT_TRUE(peak_within(r, bound_kib(0, 0)));
     r = run_ond({"decode"}, opt);
     EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.err_first_line(), "error: header.bad-magic");
+    EXPECT_EQ(r.err_first_line(), "error: header.bad-magic at byte 0");
     r = run_ond({"inspect"}, opt);
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.out.find("!! 00000000 header.bad-magic (R6)"), std::string::npos) << r.out;
@@ -238,10 +238,10 @@ TEST(Hostile, EndlessZerosAreRefusedAtTheHeader) {
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.out.find("header.bad-magic (R6)"), std::string::npos) << r.out;
     EXPECT_TRUE(peak_within(r, bound_kib(0, 0)));
-    // JSON holds no NUL anywhere: encode stops reading at the first block that has one.
+    // Content JSON cannot start with a NUL: encode refuses the first byte it reads.
     r = run_ond({"encode"}, opt);
     EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.err_first_line(), "error: json.invalid");
+    EXPECT_EQ(r.err, "error: json.invalid\nJSON error at byte 0: byte 0x00 cannot start content JSON, which is an object\n");
     EXPECT_TRUE(peak_within(r, bound_kib(0, 0)));
 }
 
@@ -249,8 +249,8 @@ TEST(Hostile, EndlessZerosAreRefusedAtTheHeader) {
 // Reading stops at --max-input with exit status 2, and the memory stays near that limit.
 TEST(Hostile, EncodeOfEndlessJsonStopsAtItsInputLimit) {
     const std::size_t limit = 8u << 20;
-    for (const std::string& start : {std::string(R"({"format":"ONDC","crc":false,"doc":{"text":")"), std::string("[")}) {
-        const char filler = start == "[" ? ' ' : 'a';
+    for (const std::string& start : {std::string(R"({"format":"ONDC","crc":false,"doc":{"text":")"), std::string("{")}) {
+        const char filler = start == "{" ? ' ' : 'a';
         std::uint64_t fed = 0;
         ChildOptions opt;
         opt.cpu_seconds = 10;
@@ -281,7 +281,7 @@ TEST(Hostile, EncodeOfEndlessSpacesStopsAtTheDefaultLimit) {
     opt.address_space_mib = 3072;
     opt.feed = [&](int fd) {
         static const std::string spaces(1 << 20, ' ');
-        const ssize_t n = ::write(fd, fed == 0 ? "[" : spaces.data(), fed == 0 ? 1 : spaces.size());
+        const ssize_t n = ::write(fd, fed == 0 ? "{" : spaces.data(), fed == 0 ? 1 : spaces.size());
         if (n <= 0) return false;
         fed += static_cast<std::uint64_t>(n);
         return fed < limit + (std::uint64_t{64} << 20);
@@ -291,6 +291,41 @@ TEST(Hostile, EncodeOfEndlessSpacesStopsAtTheDefaultLimit) {
     EXPECT_EQ(r.err, "ond: <stdin> holds more than 1073741824 bytes of JSON (the limit of --max-input)\n");
     EXPECT_LT(fed, limit + (std::uint64_t{16} << 20));
     EXPECT_TRUE(peak_within(r, bound_kib(limit, 2)));
+}
+
+// Input that cannot become content JSON ends the reading at its first hopeless byte, however
+// much more would come: endless bytes that start no object, and endless spaces after a syntax
+// error (the rest of the issue's D23: never read to the 1 GiB limit first).
+TEST(Hostile, EncodeRefusesHopelessInputAtItsFirstHopelessByte) {
+    const struct {
+        std::string start;
+        char filler;
+        std::string message;
+    } cases[] = {
+        {"", 'x', "JSON error at byte 0: 'x' cannot start content JSON, which is an object"},
+        {"", '\xFF', "JSON error at byte 0: byte 0xFF cannot start content JSON, which is an object"},
+        {R"({"format":"ONDC","crc":false x)", ' ', "JSON error at byte 29: 'x' where ',' or '}' must follow a value"},
+        {R"({"format":"ONDC","doc":[[[[[[[[[)", ' ', "JSON error at byte 31: nesting deeper than 9, which no content JSON has"},
+    };
+    for (const auto& c : cases) {
+        std::uint64_t fed = 0;
+        ChildOptions opt;
+        opt.cpu_seconds = 10;
+        opt.feed = [&](int fd) {
+            static std::string more;
+            more.assign(1 << 20, c.filler);
+            const std::string& chunk = fed == 0 && !c.start.empty() ? c.start : more;
+            const ssize_t n = ::write(fd, chunk.data(), chunk.size());
+            if (n <= 0) return false;
+            fed += static_cast<std::uint64_t>(n);
+            return fed < (std::uint64_t{1} << 32);  // a bound for the test itself: 4 GiB
+        };
+        const ChildResult r = run_ond({"encode"}, opt);
+        EXPECT_EQ(r.status, 1) << c.message << r.err;
+        EXPECT_EQ(r.err, "error: json.invalid\n" + c.message + "\n");
+        EXPECT_LT(fed, std::uint64_t{64} << 20) << c.message;  // the pipe's buffer and a read, not the input
+        EXPECT_TRUE(peak_within(r, bound_kib(0, 0))) << c.message;
+    }
 }
 
 // The largest --max-input is a limit like any other (limit + 1 wrapped to 0 and made a read of
@@ -373,7 +408,7 @@ TEST(Hostile, AGoodHeaderThenEndlessBytesStopsOneBytePastTheDeclaredEnd) {
         if (c == "validate") {
             EXPECT_EQ(r.out.rfind("<stdin>: invalid at byte 17: section.out-of-order (R8): ", 0), 0u) << r.out;
         } else if (c == "decode") {
-            EXPECT_EQ(r.err_first_line(), "error: container.trailing-bytes");
+            EXPECT_EQ(r.err_first_line(), "error: container.trailing-bytes at byte 112");
         } else {
             EXPECT_NE(r.out.find("!! 00000070 container.trailing-bytes (R6)"), std::string::npos) << r.out;
         }

@@ -32,6 +32,7 @@ const char* check_name(Check c) noexcept {
         case Check::memory: return "memory";
         case Check::output: return "output";
         case Check::corpus: return "corpus";
+        case Check::offset: return "offset";
     }
     return "?";
 }
@@ -214,12 +215,18 @@ public:
     const std::string& fault_field() {
         if (fault_field_) return *fault_field_;
         fault_field_ = "(top level)";
-        if (!c_.expect_accept && !c_.generated) {
-            const RefAnswer ref = reference_answer(op_of_kind(c_.kind), c_.input);
-            if (!ref.accept && !ref.path.empty()) fault_field_ = capped(ref.path);
-            else if (!ref.accept && ref.offset != no_offset) fault_field_ = "byte " + std::to_string(ref.offset);
+        if (const RefAnswer* ref = refusal()) {
+            if (!ref->path.empty()) fault_field_ = capped(ref->path);
+            else if (ref->offset != no_offset) fault_field_ = "byte " + std::to_string(ref->offset);
         }
         return *fault_field_;
+    }
+    // The reference's refusal of the input (asked once): null for a case it accepts, and for a
+    // large case, whose input the runner never holds.
+    const RefAnswer* refusal() {
+        if (c_.expect_accept || c_.generated) return nullptr;
+        if (!reference_) reference_ = reference_answer(op_of_kind(c_.kind), c_.input);
+        return reference_->accept ? nullptr : &*reference_;
     }
 
     // The testee's verdict differs from the reference's, as the spec allows: informational.
@@ -242,8 +249,24 @@ public:
 
     void reason() {
         if (!c_.check_reason || c_.error.empty() || o_.code.empty()) return;
-        if (o_.code == c_.error) ++r_.recommended_pass;
-        else add(Level::recommended, Check::reason, "expected error " + c_.error + ", got " + capped(o_.code), case_rule(), fault_field());
+        if (o_.code != c_.error) {
+            add(Level::recommended, Check::reason, "expected error " + c_.error + ", got " + capped(o_.code), case_rule(), fault_field());
+            return;
+        }
+        ++r_.recommended_pass;
+        offset();
+    }
+    // The offset a testee reported with the right code (optional) against the reference's, which
+    // is the manifest's error_offset: where a front-to-back reader meets the fault
+    // (docs/reading-rules.md, "Error offsets"). Without an offset nothing is checked.
+    void offset() {
+        const RefAnswer* ref = o_.offset ? refusal() : nullptr;
+        if (!ref || ref->offset == no_offset || ref->code != o_.code) return;
+        if (*o_.offset == ref->offset) ++r_.recommended_pass;
+        else
+            add(Level::recommended, Check::offset,
+                "expected error " + c_.error + " at byte " + std::to_string(ref->offset) + ", reported at byte " + std::to_string(*o_.offset),
+                case_rule(), fault_field());
     }
 
     // A content difference: the path compare_content names, and the rule of that field.
@@ -373,6 +396,7 @@ private:
     CaseResult& r_;
     bool either_verdict_ = false;
     std::optional<std::string> fault_field_;
+    std::optional<RefAnswer> reference_;
 };
 
 }  // namespace

@@ -17,6 +17,7 @@ const char* level_name(Level l) noexcept;
 
 enum class Check : std::uint8_t {
     verdict, content, reason, unknown_code, canonical_writer, round_trip, crash, timeout, protocol, memory, output, corpus,
+    offset,  // the byte offset an adapter reported with a rejection (optional; recommended)
 };
 const char* check_name(Check c) noexcept;
 

@@ -65,6 +65,41 @@ TEST(Large, OnlyWithTheOption) {
     EXPECT_NE(r.err.find("--filter 'large/*' matches no case"), std::string::npos) << r.err;
 }
 
+// With --large, filters that leave out every large case are refused as a filter that matches
+// nothing is, instead of a run that silently has none.
+TEST(Large, AFilterThatMatchesNoLargeCaseIsRefused) {
+    ConformRun r = conform({"--large", "--filter", "valid/text/boom", "--decoder", rejects_tokens});
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.err.find("ond conform: --large: no --filter matches a large/* case, so none would run (add --filter 'large/*')"),
+              std::string::npos)
+        << r.err;
+    ConformRun both = conform({"--large", "--filter", "valid/text/boom", "--filter", "large/tokens*", "--decoder", rejects_tokens});
+    EXPECT_EQ(both.code, 0) << both.out << both.err;
+    EXPECT_EQ(both.result("large/tokens-cap-plus-one")["status"], "pass");
+}
+
+// Where the run starts, a run without --large says what its caps are checked by.
+TEST(Large, WithoutItTheHeaderSaysTheCapsAreCheckedByTheCodeOnly) {
+    const std::string line =
+        "limits: without --large the token cap (2^25) and the stream body cap (2^30) are met only in small inputs that declare the "
+        "cap or one more: a reader with no cap, or with either cap off by one, is caught there only by a wrong error code "
+        "(recommended level); --large adds one past each cap at full size\n";
+    ConformRun without = conform({"--no-derived", "--filter", "valid/text/boom"});
+    EXPECT_NE(without.out.find(line), std::string::npos) << without.out;
+    ConformRun with = conform({"--large", "--filter", "large/tokens*", "--decoder", rejects_tokens});
+    EXPECT_EQ(with.out.find("limits: without --large"), std::string::npos) << with.out;
+}
+
+// --name is escaped on the terminal as the reports escape testee text: no ESC sequence, line
+// separator, bidi override or line of its own reaches it raw.
+TEST(Large, TheNameIsEscapedOnTheTerminal) {
+    ConformRun r = conform({"--no-derived", "--filter", "valid/text/boom", "--name", "x\x1b[2J\u2028\u202E\nCONFORMANCE PASSED"});
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("as 'x\\u{001B}[2J\\u{2028}\\u{202E}\\nCONFORMANCE PASSED'"), std::string::npos) << r.out;
+    for (const char* raw : {"\x1b", "\u2028", "\u202E"}) EXPECT_EQ(r.out.find(raw), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("\nCONFORMANCE PASSED'"), std::string::npos) << r.out;
+}
+
 // In-process, the reference would hold the whole input: the large cases are skipped, saying why.
 TEST(Large, InProcessTheyAreSkippedWithTheReason) {
     ConformRun r = conform({"--large", "--no-derived"});

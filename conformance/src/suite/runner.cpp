@@ -17,6 +17,7 @@
 #include "suite/fuzz.hpp"
 #include "suite/large.hpp"
 #include "transport/proctree.hpp"
+#include "ond/text_escape.hpp"
 #include "report/report.hpp"
 #include "suite/writer_check.hpp"
 
@@ -73,6 +74,10 @@ Plan plan(const Options& opt, const Corpus& corpus, std::uint64_t seed, bool str
         if (take(c.id)) p.selected.push_back(&c);
     for (std::size_t i = 0; i < opt.filters.size(); ++i)
         if (!used[i]) throw std::runtime_error("--filter '" + opt.filters[i] + "' matches no case");
+    // --large asks for the large cases: filters that leave them all out are a mistake too.
+    if (opt.large && !opt.filters.empty() &&
+        std::none_of(p.selected.begin(), p.selected.end(), [](const Case* c) { return c->origin == Origin::large; }))
+        throw std::runtime_error("--large: no --filter matches a large/* case, so none would run (add --filter 'large/*')");
     return p;
 }
 
@@ -354,7 +359,7 @@ void save_failure_files(const Options& opt, const Plan& p, const std::map<std::s
 
 std::string expected_failures_text(const RunReport& rep) {
     const auto& opt = rep.options;
-    std::string text = "# Expected failures of '" + (opt.name.empty() ? rep.testee : opt.name) +
+    std::string text = "# Expected failures of '" + escape_text(opt.name.empty() ? rep.testee : opt.name) +
                        "': one case id a line, then '  # ' and why (written by ond conform --write-expected-failures)\n";
     std::vector<const CaseResult*> failing;
     for (const auto& r : rep.results)
@@ -432,7 +437,9 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
 
     out << "ond conform: corpus " << opt.corpus_dir << " (corpus " << corpus.corpus_version << ", format " << corpus.format_version
         << ", " << corpus.cases.size() << " cases)\n";
-    out << "testee: " << rep.testee << (opt.name.empty() ? "" : " as '" + opt.name + "'") << "; profile " << profile_name(opt.profile)
+    // --name is the user's, but escaped like testee text: a line of its own, an ESC sequence or a
+    // bidi override would forge or hide the terminal's lines.
+    out << "testee: " << rep.testee << (opt.name.empty() ? "" : " as '" + escape_text(opt.name) + "'") << "; profile " << profile_name(opt.profile)
         << "; " << opt.jobs << " jobs; time-out " << opt.timeout.count() << " ms\n";
     out << "seed: " << rep.seed << " (" << (rep.seed_origin == "default" ? "the default for this corpus" : rep.seed_origin)
         << "; --seed " << rep.seed << " replays the derived cases)\n";
@@ -474,6 +481,11 @@ RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& e
             << opt.memory_bound_kb / 1024 << " MiB; hard cap " << rep.memory_cap << "\n";
     }
     out << "output: at most 1 MiB + 8 x the expected output + 64 x the input per case\n";
+    // The caps' own cases are too large for the corpus (conformance/README.md, "Limits at full size").
+    if (!opt.large)
+        out << "limits: without --large the token cap (2^25) and the stream body cap (2^30) are met only in small inputs that "
+               "declare the cap or one more: a reader with no cap, or with either cap off by one, is caught there only by a wrong "
+               "error code (recommended level); --large adds one past each cap at full size\n";
     out.flush();
 
     std::vector<char> asked;

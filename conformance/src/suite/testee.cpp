@@ -29,14 +29,32 @@ const char* answer_name(Answer a) noexcept {
     return "?";
 }
 
-std::string parse_error_line(std::string_view err) {
+std::string rejection_report(std::string_view code, std::uint64_t offset) {
+    std::string r(code);
+    if (offset != ~std::uint64_t{0}) r += " at byte " + std::to_string(offset);
+    return r;
+}
+
+Rejection parse_rejection(std::string_view report) {
+    Rejection r;
+    const std::size_t end = std::min(report.find_first_of(" \t"), report.size());
+    r.code = std::string(report.substr(0, end));
+    std::string_view rest = report.substr(end);
+    constexpr std::string_view at = " at byte ";
+    if (r.code.empty() || rest.substr(0, at.size()) != at) return r;
+    rest.remove_prefix(at.size());
+    if (rest.empty() || rest.size() > 19 || rest.find_first_not_of("0123456789") != std::string_view::npos) return r;
+    r.offset = std::stoull(std::string(rest));
+    return r;
+}
+
+Rejection parse_error_line(std::string_view err) {
     std::string_view line = err.substr(0, err.find('\n'));
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     constexpr std::string_view prefix = "error: ";
     if (line.substr(0, prefix.size()) != prefix) return {};
     line.remove_prefix(prefix.size());
-    auto end = line.find_first_of(" \t");
-    return std::string(line.substr(0, end));
+    return parse_rejection(line);
 }
 
 // ---- reference answers ----------------------------------------------------------------------
@@ -167,6 +185,7 @@ public:
         if (a.too_large) o.detail = a.message;
         o.out = std::move(a.out);
         o.code = std::move(a.code);
+        if (!a.accept && a.offset != no_offset) o.offset = a.offset;
         o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         return o;
     }
@@ -268,7 +287,9 @@ public:
             o.status = Answer::accept;
         } else if (r.exit_code == 1) {
             o.status = Answer::reject;
-            o.code = parse_error_line(r.err);
+            Rejection why = parse_error_line(r.err);
+            o.code = std::move(why.code);
+            o.offset = why.offset;
         } else {
             o.status = Answer::crash;
             o.detail = with_stderr("exit status " + std::to_string(r.exit_code), r.err);
@@ -396,7 +417,9 @@ public:
         } else if (status == 1) {
             o.status = Answer::reject;
             auto nl = rest.find('\n');
-            o.code = std::string(rest.substr(0, nl));
+            Rejection why = parse_rejection(rest.substr(0, nl));
+            o.code = std::move(why.code);
+            o.offset = why.offset;
             if (nl != std::string_view::npos) o.out = std::string(rest.substr(nl + 1));
         } else if (status == 2) {
             o.status = Answer::unsupported;

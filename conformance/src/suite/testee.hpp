@@ -8,10 +8,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "ond/rejection.hpp"
 #include "transport/process.hpp"
 
 namespace ond::conformance {
@@ -24,7 +26,7 @@ enum class Answer : std::uint8_t {
     reject,       // exit 1 / status 1
     crash,        // a signal or another exit status
     timeout,
-    protocol,     // a persistent testee broke the framing (PROTOCOL.md)
+    protocol,     // a persistent testee broke the framing (docs/protocol.md)
     output,       // more output than the case's limit
     unsupported,  // the testee has no adapter for this operation
     start_error,  // the adapter could not be started at all
@@ -38,6 +40,7 @@ struct TesteeResult {
     Answer status = Answer::crash;
     std::string out;     // stdout (accept: the answer; stream reject: the lines before the fault)
     std::string code;    // from `error: CODE` (reject)
+    std::optional<std::uint64_t> offset;  // from `error: CODE at byte N` (reject), when given
     std::string detail;  // crash / time-out / protocol details, with the first and last lines of stderr
     bool memory_measured = false;
     long peak_kb = 0;    // peak of the testee's process tree during the case
@@ -47,8 +50,8 @@ struct TesteeResult {
 
 inline const char* status_name(Answer a) noexcept { return answer_name(a); }
 
-// Parses a stderr text's first line for `error: CODE`.
-std::string parse_error_line(std::string_view err);
+// Parses a stderr text's first line for `error: CODE` (and ` at byte N`).
+Rejection parse_error_line(std::string_view err);
 
 // What the runner tells the testee about the case it runs.
 struct RunContext {

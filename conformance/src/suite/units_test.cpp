@@ -227,10 +227,31 @@ TEST(Process, PersistentFramingRestartsAfterACrash) {
 }
 
 TEST(Testee, ParsesTheErrorLine) {
-    EXPECT_EQ(parse_error_line("error: tokens.empty\nmore"), "tokens.empty");
-    EXPECT_EQ(parse_error_line("error: crc.mismatch at byte 3"), "crc.mismatch");
-    EXPECT_EQ(parse_error_line("warning: x\nerror: crc.mismatch"), "");
-    EXPECT_EQ(parse_error_line(""), "");
+    EXPECT_EQ(parse_error_line("error: tokens.empty\nmore").code, "tokens.empty");
+    EXPECT_EQ(parse_error_line("error: tokens.empty\nmore").offset, std::nullopt);
+    EXPECT_EQ(parse_error_line("error: crc.mismatch at byte 3").code, "crc.mismatch");
+    EXPECT_EQ(parse_error_line("error: crc.mismatch at byte 3").offset, std::optional<std::uint64_t>(3));
+    EXPECT_EQ(parse_error_line("error: crc.mismatch at byte 3\r\nat byte 4").offset, std::optional<std::uint64_t>(3));
+    EXPECT_EQ(parse_error_line("warning: x\nerror: crc.mismatch").code, "");
+    EXPECT_EQ(parse_error_line("").code, "");
+}
+
+// The optional offset after the code (docs/protocol.md, "Rejections"): only exactly " at byte N".
+TEST(Testee, ParsesTheOffsetOfARejection) {
+    EXPECT_EQ(rejection_report("varint.too-long", 702), "varint.too-long at byte 702");
+    EXPECT_EQ(rejection_report("content.empty-label", ~std::uint64_t{0}), "content.empty-label");
+    const Rejection r = parse_rejection(rejection_report("stream.truncated", 18446744073709551614u));
+    EXPECT_EQ(r.code, "stream.truncated");
+    EXPECT_EQ(r.offset, std::optional<std::uint64_t>(18446744073709551614u));
+    for (const char* no_offset : {"crc.mismatch", "crc.mismatch at byte", "crc.mismatch at byte -3", "crc.mismatch at byte 3x",
+                                  "crc.mismatch at byte +3", "crc.mismatch  at byte 3", "crc.mismatch\tat byte 3", "crc.mismatch at 3",
+                                  "crc.mismatch at byte 99999999999999999999"}) {
+        const Rejection n = parse_rejection(no_offset);
+        EXPECT_EQ(n.code, "crc.mismatch") << no_offset;
+        EXPECT_EQ(n.offset, std::nullopt) << no_offset;
+    }
+    EXPECT_EQ(parse_rejection(" at byte 3").code, "");
+    EXPECT_EQ(parse_rejection(" at byte 3").offset, std::nullopt);
 }
 
 }  // namespace

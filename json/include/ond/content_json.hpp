@@ -2,6 +2,7 @@
 // project turns content into JSON and back; the CLI, the corpus generator and the runner share it.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -40,6 +41,35 @@ void write_json(const Container& c, const JsonSink& sink, bool pretty = false);
 // or f32bits outside [0, 2^32 - 1] content.too-large. A text longer than 2^32 - 1 UTF-16 units
 // raises ond::Error (content.too-large) from Doc::set_text.
 Container from_json(std::string_view text);
+
+// Content JSON checked as it arrives, for a reader that should not read to its size limit before
+// it finds the input hopeless: feed() the pieces in order; it throws JsonError ("JSON error at
+// byte N: ...", N counted from the first piece) at the first byte after which nothing can make
+// the text content JSON: a syntax error of RFC 8259, a top level that is not an object, text
+// after it, or nesting deeper than the content model's. It never refuses a prefix of content
+// JSON (what from_json accepts); what it lets through from_json still judges whole.
+class ContentPrefix {
+public:
+    void feed(std::string_view piece);
+    std::uint64_t bytes() const noexcept { return at_; }
+
+private:
+    enum class State : std::uint8_t {
+        value, first_value_or_close, key, first_key_or_close, colon, after_value, string, escape, hex, literal,
+        number_sign, number_zero, number_int, number_dot, number_frac, number_e, number_e_sign, number_exp, done,
+    };
+    void step(char c);
+    void value_start(char c);
+    void end_value();
+    [[noreturn]] void fail(const std::string& what) const;
+
+    State state_ = State::value;
+    bool in_key_ = false;            // the string being read is an object's key
+    unsigned char hex_left_ = 0;     // hex digits of a u-escape still to come
+    const char* literal_ = nullptr;  // the rest of true / false / null still to come
+    std::uint64_t at_ = 0;           // bytes fed
+    std::string open_;               // '{' and '[' of the values being read, innermost last
+};
 
 // Structural comparison of two content JSON texts: keys in any order, floats by binary32 bits
 // (a number and {"f32bits": N} alike), strings by UTF-16 code units, and `ents` null and []
