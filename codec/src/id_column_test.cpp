@@ -78,6 +78,30 @@ TEST(IdColumn, SetWidensOnceAndKeepsEveryValue) {
     EXPECT_EQ(c[2], 7u);
 }
 
+// Issue 37: an Ids held while its list widens the column (set_attr with an id past 65,535)
+// reads the column where it is now, new value included; under ASan the old form (a pointer to
+// the freed 2-byte rows) was a heap use-after-free.
+TEST(IdColumn, AnIdsHeldAcrossAWideningReadsTheWidenedColumn) {
+    Container c = letters(3, norm_of);
+    const Ids pos = c.docs[0].tokens.column(TokenColumn::pos);
+    const Ids norms = c.docs[0].tokens.column(TokenColumn::norm);
+    ASSERT_FALSE(pos.wide());
+    for (std::size_t i = 0; i < narrow_id_max + 1; ++i) c.strings.intern("x" + std::to_string(i));
+    c.set_attr(0, 1, TokenColumn::pos, "x65535");  // an id past narrow_id_max: the column widens
+    const StringId wide_id = c.strings.intern("x65535");
+    ASSERT_GT(wide_id, narrow_id_max);
+    EXPECT_TRUE(pos.wide());
+    EXPECT_EQ(std::vector<StringId>(pos.begin(), pos.end()),
+              (std::vector<StringId>{c.strings.intern("X"), wide_id, c.strings.intern("X")}));
+    EXPECT_EQ(pos.visit([](auto span) { return StringId{span[1]}; }), wide_id);
+    EXPECT_EQ(pos.subspan(1, 2)[0], wide_id);
+    EXPECT_EQ(c.strings.view(norms[2]), "n2");  // the other columns' views are untouched
+    // Growing the list (its columns reallocate) leaves the view reading the same rows.
+    for (int k = 0; k < 20; ++k) c.docs.push_back(c.docs[0].to_doc());
+    EXPECT_EQ(pos[1], wide_id);
+    EXPECT_EQ(c.strings.view(norms[0]), "n0");
+}
+
 TEST(IdColumn, AssignWidensOnlyWhenAnIdNeedsIt) {
     IdColumn c;
     c.resize(4);

@@ -75,34 +75,33 @@ using Column = std::vector<T, detail::DefaultInitAllocator<T>>;
 // The largest id a narrow id column holds.
 inline constexpr StringId narrow_id_max = 0xFFFF;
 
-// Read-only string ids, stored 2 or 4 bytes each (see IdColumn): ids[i], size(), range-for,
-// and visit(f), which calls f once with the values as a typed std::span for a loop that
-// should not test the width per id.
+class IdColumn;
+
+// Read-only string ids of rows [offset, offset + n) of an IdColumn: ids[i], size(), range-for,
+// and visit(f), which calls f once with the values as a typed std::span (2 or 4 bytes an id as
+// stored) for a loop that should not test the width per id. It reads through the column, not
+// through a pointer to its rows, so it stays valid while the column's rows are there: a column
+// that widens, or reallocates to grow, is read where its rows are now (the new values
+// included). It dangles only when the column itself goes (its list is destroyed or moved).
 class Ids {
 public:
     Ids() = default;
-    Ids(const std::uint16_t* narrow, std::size_t n) noexcept : narrow_(narrow), n_(n) {}
-    Ids(const StringId* wide, std::size_t n) noexcept : wide_(wide), n_(n) {}
+    Ids(const IdColumn& column, std::size_t offset, std::size_t n) noexcept : col_(&column), off_(offset), n_(n) {}
 
     std::size_t size() const noexcept { return n_; }
     bool empty() const noexcept { return n_ == 0; }
-    StringId operator[](std::size_t i) const noexcept { return wide_ ? wide_[i] : narrow_[i]; }
-    bool wide() const noexcept { return wide_ != nullptr; }
+    inline StringId operator[](std::size_t i) const noexcept;
+    inline bool wide() const noexcept;
     template <class F>
-    decltype(auto) visit(F&& f) const {
-        if (wide_) return f(std::span<const StringId>(wide_, n_));
-        return f(std::span<const std::uint16_t>(narrow_, n_));
-    }
-    Ids subspan(std::size_t offset, std::size_t count) const noexcept {
-        return wide_ ? Ids(wide_ + offset, count) : Ids(narrow_ + offset, count);
-    }
+    decltype(auto) visit(F&& f) const;
+    Ids subspan(std::size_t offset, std::size_t count) const noexcept { return Ids(*col_, off_ + offset, count); }
     using iterator = detail::SubscriptIterator<Ids, StringId>;
     iterator begin() const noexcept { return iterator(this, 0); }
     iterator end() const noexcept { return iterator(this, n_); }
 
 private:
-    const std::uint16_t* narrow_ = nullptr;
-    const StringId* wide_ = nullptr;
+    const IdColumn* col_ = nullptr;
+    std::size_t off_ = 0;
     std::size_t n_ = 0;
 };
 
@@ -117,10 +116,18 @@ public:
     std::size_t capacity() const noexcept { return wide_ ? w_.capacity() : n_.capacity(); }
     StringId operator[](std::size_t i) const noexcept { return wide_ ? w_[i] : n_[i]; }
     bool wide() const noexcept { return wide_; }
-    Ids ids(std::size_t offset, std::size_t count) const noexcept {
-        return wide_ ? Ids(w_.data() + offset, count) : Ids(n_.data() + offset, count);
+    // Rows [offset, offset + count) as Ids, which read through this column (not on a temporary
+    // column: the Ids would outlive it).
+    Ids ids(std::size_t offset, std::size_t count) const& noexcept { return Ids(*this, offset, count); }
+    Ids ids(std::size_t offset, std::size_t count) const&& = delete;
+    Ids ids() const& noexcept { return ids(0, size()); }
+    Ids ids() const&& = delete;
+    // Calls f once with rows [offset, offset + count) as a std::span of the column's width.
+    template <class F>
+    decltype(auto) visit(std::size_t offset, std::size_t count, F&& f) const {
+        if (wide_) return f(std::span<const StringId>(w_.data() + offset, count));
+        return f(std::span<const std::uint16_t>(n_.data() + offset, count));
     }
-    Ids ids() const noexcept { return ids(0, size()); }
     using iterator = detail::SubscriptIterator<IdColumn, StringId>;
     iterator begin() const noexcept { return iterator(this, 0); }
     iterator end() const noexcept { return iterator(this, size()); }
@@ -160,5 +167,13 @@ private:
     Column<StringId> w_;
     bool wide_ = false;
 };
+
+inline StringId Ids::operator[](std::size_t i) const noexcept { return (*col_)[off_ + i]; }
+inline bool Ids::wide() const noexcept { return col_ != nullptr && col_->wide(); }
+template <class F>
+decltype(auto) Ids::visit(F&& f) const {
+    if (col_ == nullptr) return IdColumn().visit(0, 0, std::forward<F>(f));  // a default Ids: no rows
+    return col_->visit(off_, n_, std::forward<F>(f));
+}
 
 }  // namespace ond
