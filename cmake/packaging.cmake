@@ -4,21 +4,19 @@
 # into the package: the codec's library, headers and CMake files stay out of it.
 set(OND_CORPUS_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/ond/corpus)
 
-# The corpus is installed as `ond corpus export` writes it (with its listings), made at build
-# time: what a consumer vendors (the corpus with its licence, changelog, changes files and stdlib
-# Python tools, links that work away from the repository), with a VERSION file naming the commit,
-# so that an export of the installed corpus names it too.
-set(OND_CORPUS_EXPORT_DIR ${CMAKE_BINARY_DIR}/corpus-export)
-file(GLOB_RECURSE ond_corpus_export_inputs CONFIGURE_DEPENDS LIST_DIRECTORIES false
-  ${PROJECT_SOURCE_DIR}/corpus/*.md ${PROJECT_SOURCE_DIR}/corpus/*.json ${PROJECT_SOURCE_DIR}/corpus/LICENSE
-  ${PROJECT_SOURCE_DIR}/corpus/cases/* ${PROJECT_SOURCE_DIR}/corpus/regressions/* ${PROJECT_SOURCE_DIR}/corpus/tools/*.py)
-add_custom_command(OUTPUT ${OND_CORPUS_EXPORT_DIR}/VERSION
-  COMMAND ond corpus --corpus ${PROJECT_SOURCE_DIR}/corpus export ${OND_CORPUS_EXPORT_DIR}
-  DEPENDS ond ${ond_corpus_export_inputs}
-  COMMENT "Exporting the corpus for installation"
-  VERBATIM)
-add_custom_target(ond_corpus_export ALL DEPENDS ${OND_CORPUS_EXPORT_DIR}/VERSION)
-install(DIRECTORY ${OND_CORPUS_EXPORT_DIR}/ DESTINATION ${OND_CORPUS_INSTALL_DIR} COMPONENT tool)
+# The corpus is installed as `ond corpus export` writes it (with its listings), by the built
+# `ond` at install time: what a consumer vendors (the corpus with its licence, changelog, changes
+# files and stdlib Python tools, links that work away from the repository), with a VERSION file
+# naming the commit, so that an export of the installed corpus names it too.
+install(CODE "
+  set(dest \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${OND_CORPUS_INSTALL_DIR}\")
+  execute_process(COMMAND \"$<TARGET_FILE:ond>\" corpus --corpus \"${PROJECT_SOURCE_DIR}/corpus\" export \"\${dest}\"
+    RESULT_VARIABLE rc OUTPUT_QUIET)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR \"ond corpus export into \${dest} failed\")
+  endif()
+  message(STATUS \"Installing: the corpus as exported, \${dest}\")
+" COMPONENT tool)
 # The licences, machine-readable (Debian copyright format 1.0): Apache-2.0 for the tool, CC0-1.0
 # for the corpus.
 install(FILES cmake/debian-copyright RENAME copyright

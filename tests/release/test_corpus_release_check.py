@@ -9,6 +9,7 @@ import copy
 import io
 import json
 import pathlib
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -155,6 +156,22 @@ class ReleaseCheck(unittest.TestCase):
         cases = copy.deepcopy(self.v1) + [case("valid/tokens/six", former_ids=["valid/tokens/one"])]
         with self.assertRaisesRegex(crc.ReleaseError, "valid/tokens/one is still a case"):
             crc.diff(old, crc.snapshot_of_manifest(manifest("2.0.0", cases)))
+
+    def test_command_line(self):
+        script = pathlib.Path(crc.__file__)
+        cases = copy.deepcopy(self.v1)
+        cases[1]["verdict"] = "impl"
+        self.repo.write("new.json", json.dumps(manifest("1.0.1", cases)))
+        out = subprocess.run([sys.executable, script, "diff", self.repo.root / "corpus/releases/1.0.0.json",
+                              self.repo.root / "new.json"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(json.loads(out.stdout)["reclassified"],
+                         [{"id": "noncanonical/tokens/two", "from": "noncanonical", "to": "impl"}])
+        self.repo.write("corpus/manifest.json", json.dumps(manifest("1.0.0", cases)))
+        out = subprocess.run([sys.executable, script, "--root", self.repo.root, "check"], capture_output=True,
+                             text=True, timeout=60)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("noncanonical/tokens/two", out.stderr)
 
     def test_snapshot_file_round_trips(self):
         snap = crc.snapshot_of_manifest(manifest("1.0.0", self.v1))

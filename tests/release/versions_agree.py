@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Every place that names the release's version says what the file VERSION says: `ond --version`,
 the corpus manifest's corpus_version, the CMake package's version file, the .deb's version
-(CPackConfig.cmake), the README's find_package and action tag, and the install test's
-find_package.
+(CPackConfig.cmake), the README's find_package and action tag, and the install test's and
+the examples' find_package.
 
   versions_agree.py --ond PATH_TO_ond --build BUILD_DIR
 """
@@ -44,6 +44,8 @@ def main():
     grep("README action tag", ROOT / "README.md", r"recursive-ai-oss/ond-conform@v([0-9.]+)", version)
     grep("install test find_package", ROOT / "cmake/install-test/CMakeLists.txt",
          r"find_package\(ond ([0-9.]+) REQUIRED\)", major_minor)
+    grep("examples find_package", ROOT / "examples/CMakeLists.txt", r"find_package\(ond ([0-9.]+) REQUIRED\)",
+         major_minor)
     bad = [f"{k}: {found[k]!r}, want {want[k]!r}" for k in want if found[k] != want[k]]
     for b in bad:
         print(f"version disagrees with VERSION ({version}): {b}")
