@@ -250,12 +250,11 @@ TEST(Hostile, EndlessZerosAreRefusedAtTheHeader) {
 TEST(Hostile, EncodeOfEndlessJsonStopsAtItsInputLimit) {
     const std::size_t limit = 8u << 20;
     for (const std::string& start : {std::string(R"({"format":"ONDC","crc":false,"doc":{"text":")"), std::string("{")}) {
-        const char filler = start == "{" ? ' ' : 'a';
+        const std::string more(65536, start == "{" ? ' ' : 'a');  // each start its own filler
         std::uint64_t fed = 0;
         ChildOptions opt;
         opt.cpu_seconds = 10;
         opt.feed = [&](int fd) {
-            static const std::string more(65536, filler);
             const std::string& chunk = fed == 0 ? start : more;
             const ssize_t n = ::write(fd, chunk.data(), chunk.size());
             if (n <= 0) return false;
@@ -311,9 +310,8 @@ TEST(Hostile, EncodeRefusesHopelessInputAtItsFirstHopelessByte) {
         std::uint64_t fed = 0;
         ChildOptions opt;
         opt.cpu_seconds = 10;
+        const std::string more(1 << 20, c.filler);
         opt.feed = [&](int fd) {
-            static std::string more;
-            more.assign(1 << 20, c.filler);
             const std::string& chunk = fed == 0 && !c.start.empty() ? c.start : more;
             const ssize_t n = ::write(fd, chunk.data(), chunk.size());
             if (n <= 0) return false;

@@ -85,6 +85,36 @@ TEST(Classify, UnknownErrorCodeIsRecommended) {
     EXPECT_TRUE(classify(c, answer(Answer::reject, "", "crc.mismatch"), {}).findings.empty());
 }
 
+// The offset an adapter may give with its code: checked against the reference's at recommended
+// level when the code is right; a wrong code is one finding, not two; no offset, no check.
+TEST(Classify, AReportedOffsetIsCheckedWithTheRightCode) {
+    Case c = refused_case("invalid/x", CaseKind::decode, CaseVerdict::invalid, "header.bad-magic");
+    c.input = "XNDC" + std::string(8, '\0');  // the reference: header.bad-magic at byte 0
+    auto with_offset = [](std::string code, std::uint64_t offset) {
+        TesteeResult o = answer(Answer::reject, "", std::move(code));
+        o.offset = offset;
+        return o;
+    };
+    CaseResult right = classify(c, with_offset("header.bad-magic", 0), {});
+    EXPECT_TRUE(right.findings.empty());
+    EXPECT_EQ(right.recommended_pass, 2);  // the code and the offset
+    EXPECT_EQ(classify(c, answer(Answer::reject, "", "header.bad-magic"), {}).recommended_pass, 1);  // the code alone
+
+    CaseResult wrong = classify(c, with_offset("header.bad-magic", 4), {});
+    EXPECT_EQ(wrong.status, Status::pass);
+    ASSERT_EQ(wrong.findings.size(), 1u);
+    EXPECT_EQ(wrong.findings[0].check, Check::offset);
+    EXPECT_EQ(wrong.findings[0].level, Level::recommended);
+    EXPECT_EQ(wrong.findings[0].message, "expected error header.bad-magic at byte 0, reported at byte 4");
+    EXPECT_EQ(wrong.findings[0].rule, "R6");
+    EXPECT_EQ(wrong.findings[0].field, "byte 0");
+    EXPECT_STREQ(check_name(Check::offset), "offset");
+
+    CaseResult other_code = classify(c, with_offset("header.bad-version", 4), {});
+    ASSERT_EQ(other_code.findings.size(), 1u);
+    EXPECT_EQ(other_code.findings[0].check, Check::reason);
+}
+
 TEST(Classify, OutputLimitFollowsTheCase) {
     Case c;
     c.input = std::string(100, 'x');
