@@ -153,11 +153,15 @@ def diff(old, new):
         a, b = old_cases[old_id], new_cases[new_id]
         if a["verdict"] != b["verdict"]:
             out["reclassified"].append({"id": new_id, "from": a["verdict"], "to": b["verdict"]})
-        if a["bytes"] != b["bytes"]:
+        # A file the case gained or lost (canonical bytes, a table order) changes neither its
+        # input nor its content: it is metadata; only files both versions have are compared.
+        if any(a["bytes"][f] != b["bytes"][f] for f in a["bytes"].keys() & b["bytes"].keys()):
             out["re_encoded"].append(new_id)
-        if a["content"] != b["content"] or a["kind"] != b["kind"] or a["error"] != b["error"]:
+        if (any(a["content"][f] != b["content"][f] for f in a["content"].keys() & b["content"].keys())
+                or a["kind"] != b["kind"] or a["error"] != b["error"]):
             out["content_changed"].append(new_id)
-        if a["metadata"] != b["metadata"]:
+        if (a["metadata"] != b["metadata"] or a["bytes"].keys() != b["bytes"].keys()
+                or a["content"].keys() != b["content"].keys()):
             out["metadata_changed"].append(new_id)
     return out
 
