@@ -43,7 +43,7 @@ std::vector<std::string> corpus_files(const fs::path& root) {
             throw std::runtime_error(p.string() + " is not a regular file (a link or a special file); the corpus holds none");
         out.push_back(below(p, root));
     };
-    for (const char* top : {"README.md", "manifest.json", "rules.json", "LICENSE", "CHANGELOG.md"})
+    for (const char* top : {"README.md", "manifest.json", "rules.json", "writer-rules.json", "LICENSE", "CHANGELOG.md"})
         if (fs::exists(fs::symlink_status(root / top))) regular(root / top);
     for (const char* dir : {"cases", "regressions", "changes", "tools"}) {
         const fs::file_status st = fs::symlink_status(root / dir);

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-TOP_FILES = ("README.md", "manifest.json", "rules.json", "LICENSE", "CHANGELOG.md")
+TOP_FILES = ("README.md", "manifest.json", "rules.json", "writer-rules.json", "LICENSE", "CHANGELOG.md")
 DIRS = ("cases", "regressions", "changes", "tools")
 LINK = re.compile(r"\]\(([^) \t\n\r\f\v]+)\)")
 RULE_DOC = re.compile(r'"doc": "([^"]*)"')

@@ -256,13 +256,22 @@ private:
         }
     }
 
+    // The inspector ends a UTF-16 string's value with " (UTF-16)", or with " (UTF-16, N bytes)"
+    // when it shows the string cut short.
+    static bool stored_as_utf16(std::string_view v) {
+        if (v.empty() || v.back() != ')') return false;
+        const std::size_t at = v.rfind(" (UTF-16");
+        if (at == std::string_view::npos) return false;
+        const std::string_view tail = v.substr(at + 8);
+        return tail == ")" || (tail.rfind(", ", 0) == 0 && tail.find('(') == std::string_view::npos);
+    }
+
     // W1 (UTF-8 whenever well-formed) and W4 (confidence mode), from the testee's fields.
     void encodings(const Walk& tw, const Container& tc) {
         std::size_t doc = 0, mode_doc = 0;
         for (const InspectEvent& e : tw.events) {
             if (e.kind != InspectEvent::Kind::field) continue;
-            if (e.name.rfind("strings[", 0) == 0 && e.value.size() >= 9 &&
-                e.value.compare(e.value.size() - 9, 9, " (UTF-16)") == 0) {
+            if (e.name.rfind("strings[", 0) == 0 && stored_as_utf16(e.value)) {
                 const auto i = static_cast<StringId>(std::atoi(e.name.c_str() + 8));
                 if (i < tc.strings.size() && !unicode::wtf8_has_surrogate(tc.strings.view(i)))
                     add(WriterRule::utf8_strings, "string table entry " + std::to_string(i) + " " + quoted(tc.strings.view(i)) +
