@@ -43,6 +43,8 @@ END = "<!-- end of writer-rules -->"
 
 # Directories the id search skips: build trees, version control, installed packages.
 SKIP_DIRS = {".git", "node_modules", "__pycache__"}
+# The corpus's cases are written by corpus/gen (which is searched) and name rules, not writer rule ids.
+GENERATED_DATA = {(pathlib.Path("corpus"), "cases")}
 
 
 def parse_def(text):
@@ -104,7 +106,8 @@ def source_files():
     for dirpath, dirnames, filenames in os.walk(ROOT):
         rel = pathlib.Path(dirpath).relative_to(ROOT)
         dirnames[:] = [d for d in dirnames
-                       if d not in SKIP_DIRS and not (rel == pathlib.Path(".") and d.startswith("build"))]
+                       if d not in SKIP_DIRS and not (rel == pathlib.Path(".") and d.startswith("build"))
+                       and (rel, d) not in GENERATED_DATA]
         for name in filenames:
             yield pathlib.Path(dirpath) / name
 

@@ -235,10 +235,11 @@ static_assert(std::input_iterator<StreamReader::iterator>);
 TEST(DocView, StandardAlgorithmsReadTheRanges) {
     const Container cjk = load_view_case("valid/text/cjk.ondc");  // "東京 は 大きい。"
     const DocView doc = cjk.doc(0);
-    EXPECT_EQ(std::ranges::distance(doc.tokens()), 3);
-    const auto wa = std::ranges::find_if(doc.tokens(), [](TokenView t) { return t.text() == "は"; });
-    ASSERT_NE(wa, doc.tokens().end());
-    EXPECT_EQ(std::ranges::distance(doc.tokens().begin(), wa), 1);
+    const TokenRange tokens = doc.tokens();
+    EXPECT_EQ(std::ranges::distance(tokens), 3);
+    const auto wa = std::ranges::find_if(tokens, [](TokenView t) { return t.text() == "は"; });
+    ASSERT_NE(wa, tokens.end());
+    EXPECT_EQ(std::ranges::distance(tokens.begin(), wa), 1);
     std::vector<std::string> texts;
     std::ranges::copy(doc.tokens() | std::views::transform([](TokenView t) { return std::string(t.text()); }),
                       std::back_inserter(texts));
