@@ -15,10 +15,10 @@ void forms() {
     ond::Container c;
     const std::string_view s = c.strings.view(0);
     const ond::Ids ids = c.docs.token_columns().attrs[0].ids();
-    const ond::Container& kept = ond::try_decode(ond::Bytes()).value();  // the value, moved out
     const std::string path = ond::try_decode(ond::Bytes()).error().path();
     const ond::Error error = ond::try_decode(ond::Bytes()).error();
-    (void)s, (void)ids, (void)kept, (void)path, (void)error;
+    const std::string detail = ond::Error(ond::Errc::header_bad_magic, 0, "d").detail();
+    (void)s, (void)ids, (void)path, (void)error, (void)detail;
 #elif OND_DANGLING_CASE == 1
     const std::string_view s = ond::StringStore().view(0);
     (void)s;

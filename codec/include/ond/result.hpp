@@ -67,15 +67,13 @@ public:
         if (!ok()) detail::fail_with(error());
         return *std::get_if<0>(&v_);
     }
-    // Of a temporary Result, the value itself (moved out), never a reference into it:
-    // `const Container& c = try_decode(b).value();` then holds a live container.
-    T value() && {
+    T&& value() && {
         if (!ok()) detail::fail_with(error());
         return std::move(*std::get_if<0>(&v_));
     }
     T& operator*() & noexcept OND_LIFETIMEBOUND { return *std::get_if<0>(&v_); }
     const T& operator*() const& noexcept OND_LIFETIMEBOUND { return *std::get_if<0>(&v_); }
-    T operator*() && { return std::move(*std::get_if<0>(&v_)); }
+    T&& operator*() && noexcept { return std::move(*std::get_if<0>(&v_)); }
     T* operator->() noexcept { return std::get_if<0>(&v_); }
     const T* operator->() const noexcept { return std::get_if<0>(&v_); }
     template <class U>
@@ -88,7 +86,7 @@ public:
     }
     // The error; precondition: no value.
     const Error& error() const& noexcept OND_LIFETIMEBOUND { return *std::get_if<1>(&v_); }
-    Error error() && { return std::move(*std::get_if<1>(&v_)); }  // of a temporary: the error itself
+    Error error() const&& { return *std::get_if<1>(&v_); }  // of a temporary: a copy
 
 private:
     std::variant<T, Error> v_;
@@ -107,7 +105,7 @@ public:
         if (!ok()) detail::fail_with(*error_);
     }
     const Error& error() const& noexcept OND_LIFETIMEBOUND { return *error_; }  // precondition: !ok()
-    Error error() && { return std::move(*error_); }  // of a temporary: the error itself
+    Error error() const&& { return *error_; }  // of a temporary: a copy
 
 private:
     std::optional<Error> error_;
