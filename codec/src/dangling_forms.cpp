@@ -18,6 +18,8 @@ void forms() {
     const std::string path = ond::try_decode(ond::Bytes()).error().path();
     const ond::Error error = ond::try_decode(ond::Bytes()).error();
     const std::string detail = ond::Error(ond::Errc::header_bad_magic, 0, "d").detail();
+    const std::vector<ond::StringId>& column = ond::Doc().tokens.column(ond::TokenColumn::pos);  // moved out
+    (void)column;
     (void)s, (void)ids, (void)path, (void)error, (void)detail;
 #elif OND_DANGLING_CASE == 1
     const std::string_view s = ond::StringStore().view(0);
@@ -35,8 +37,8 @@ void forms() {
     const std::string& t = ond::Container().docs.texts();
     (void)t;
 #elif OND_DANGLING_CASE == 6
-    const std::vector<ond::StringId>& v = ond::Doc().tokens.column(ond::TokenColumn::pos);
-    (void)v;
+    const ond::Ids ids = ond::Container().docs.token_columns().attrs[0].ids();
+    (void)ids;
 #elif OND_DANGLING_CASE == 7
     const ond::Ids ids = ond::Container().docs[0].tokens.column(ond::TokenColumn::pos);
     (void)ids;

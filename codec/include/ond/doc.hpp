@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ond/lifetime.hpp"
@@ -177,7 +178,7 @@ struct Tokens {
     std::size_t size() const noexcept { return start.size(); }
     std::vector<StringId>& column(TokenColumn c) & OND_LIFETIMEBOUND { return attrs[static_cast<std::size_t>(c)]; }
     const std::vector<StringId>& column(TokenColumn c) const& OND_LIFETIMEBOUND { return attrs[static_cast<std::size_t>(c)]; }
-    const std::vector<StringId>& column(TokenColumn c) const&& = delete;  // would dangle
+    std::vector<StringId> column(TokenColumn c) && { return std::move(attrs[static_cast<std::size_t>(c)]); }  // a temporary's: moved out
     // New tokens are roots (their own head) with confidence 1.0 and every other field 0, as
     // DocBuilder adds them.
     void resize(std::size_t n);
