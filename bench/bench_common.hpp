@@ -58,6 +58,8 @@ void register_codec(const WorkloadPtr& w);  // calls register_parallel for an ON
 // BinIndex and the parallel decode (1 and 2 threads) with the machine's ceiling; an ONDB only.
 void register_parallel(const WorkloadPtr& w);
 void register_baselines(const WorkloadPtr& w);
+// A token's text by index in one document per script (ASCII, Latin, CJK, astral); not a workload's.
+void register_token_text(double scale);
 void register_protobuf(const WorkloadPtr& w);
 void register_msgpack(const WorkloadPtr& w);
 void register_flatbuffers(const WorkloadPtr& w);

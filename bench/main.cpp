@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
                                               std::to_string(w->bytes.size()), " bytes; (a) x 20, for the parallel decode"}));
             register_parallel(w);
         }
+        register_token_text(scale);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ond_bench: %s\n", e.what());
         return 1;

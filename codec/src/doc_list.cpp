@@ -2,6 +2,9 @@
 #include "ond/doc_list.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -63,6 +66,25 @@ Doc DocSlice::to_doc() const {
 }
 
 // ---- DocList -----------------------------------------------------------------------------------
+
+namespace {
+// walker_at's locks, one of a few per list address: building an index takes O(text) once, a
+// lookup a moment; lists on other stripes do not wait.
+std::mutex& text_index_lock(const void* list) noexcept {
+    static std::array<std::mutex, 16> locks;
+    return locks[(reinterpret_cast<std::uintptr_t>(list) >> 6) % locks.size()];
+}
+}  // namespace
+
+unicode::Utf16Offsets DocList::walker_at(std::size_t i, std::uint64_t units) const noexcept {
+    const Entry& e = docs_[i];
+    const std::string_view text = std::string_view(text_).substr(e.text.begin, e.text.count);
+    if (text.size() == e.text_utf16_length) return unicode::Utf16Offsets(text, e.text_utf16_length);  // ASCII
+    const std::lock_guard<std::mutex> hold(text_index_lock(this));
+    auto& index = text_indexes_.by_doc[i];
+    if (!index || index->bytes() != text.size()) index = std::make_unique<const unicode::Utf16Index>(text);
+    return index->walker(text, e.text_utf16_length, units);
+}
 
 void DocList::open_doc() {
     // Filled in place: an Entry built aside and copied in was read back in 16-byte pieces just
@@ -235,6 +257,7 @@ void DocList::pop_back() {
 void DocList::cut_last() {
     const Entry e = docs_.back();
     docs_.pop_back();
+    if (!text_indexes_.by_doc.empty()) text_indexes_.by_doc.erase(docs_.size());
     text_.resize(e.text.begin);
     tokens_.resize(e.tokens.begin);
     ents_.resize(e.ents.begin);
@@ -252,6 +275,7 @@ void DocList::resize(std::size_t n) {
 void DocList::clear() noexcept {
     if (!docs_.empty()) ++removals_;
     docs_.clear();
+    text_indexes_.by_doc.clear();
     text_.clear();
     tokens_.resize(0);
     ents_.clear();

@@ -170,7 +170,7 @@ void reintern_one(Doc& d, const StringStore& from, StringStore& to) {
 }
 }  // namespace
 
-void Container::append(const DocView& doc) {
+void Container::append(const DocRef& doc) {
     Doc d = doc.to_doc();  // a copy first: `doc` may view this container, whose buffers grow
     reintern_one(d, doc.strings(), strings);
     OND_BAIL();

@@ -135,7 +135,7 @@ void digest_doc(Fnv& h, const ond::DocSlice& d, const ond::StringStore& strings)
     }
 }
 
-std::string digest_doc(const ond::DocView& d) {
+std::string digest_doc(const ond::DocRef& d) {
     Fnv h;
     digest_doc(h, d.slice(), d.strings());
     return "tokens=" + std::to_string(d.size()) + " fnv=" + hex64(h.value());

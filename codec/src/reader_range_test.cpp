@@ -6,6 +6,8 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "ond/ond.hpp"
 #include "test_support.hpp"
@@ -79,6 +81,48 @@ TEST(DocBinReaderRange, ReusesOneDocInsideTheReader) {
         EXPECT_EQ(&doc.strings(), &reader.strings());
     }
     EXPECT_EQ(n, 60u);
+}
+
+// Issue 37: a record, and its view(), cannot be kept in a container of views (each would show
+// the last record); a container's DocView can. The second assertion of each pair keeps the
+// first honest: the same requires-expression accepts what may be kept.
+template <class T>
+concept KeepableAsDocView = requires(std::vector<DocView>& kept, const T& v) { kept.push_back(v); };
+template <class T>
+concept CopyableView = std::is_copy_constructible_v<T> || std::is_move_constructible_v<T>;
+using RecordViewView = std::remove_cvref_t<decltype(std::declval<const RecordView&>().view())>;
+static_assert(!KeepableAsDocView<RecordView>);
+static_assert(!KeepableAsDocView<RecordViewView>);
+static_assert(!CopyableView<RecordView> && !CopyableView<RecordViewView>);
+static_assert(KeepableAsDocView<DocView> && CopyableView<DocView>);
+
+// What a reader of either kind (a container's DocView, a reader's record) sees through a DocRef.
+std::string first_token_norm(const DocRef& d) { return d.empty() ? std::string() : std::string(d[0].norm()); }
+
+TEST(DocBinReaderRange, ARecordIsReadThroughADocRefAndKeptOnlyAsAContentCopy) {
+    const auto bytes = range_case("valid/document/bin-60-docs.ondb");
+    const Container whole = decode(Bytes(bytes));
+    DocBinReader reader(bytes);
+    std::vector<Doc> kept;  // what may be kept: copies of the content
+    std::vector<std::string> through_ref;
+    for (const RecordView& rec : reader) {
+        through_ref.push_back(first_token_norm(rec.view()));
+        kept.push_back(rec.view().to_doc());
+    }
+    ASSERT_EQ(kept.size(), whole.docs.size());
+    Container again;
+    again.format = whole.format;
+    again.crc = whole.crc;
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+        EXPECT_EQ(through_ref[i], first_token_norm(whole.doc(i))) << i;
+        again.append(kept[i], reader.strings());
+    }
+    EXPECT_TRUE(same_content(again, whole));
+    // Distinct records: had a kept view shown the last record, these would all be one value.
+    EXPECT_NE(through_ref.front(), through_ref.back());
+    // A DocView of a container, copied into a vector, keeps showing its own document.
+    std::vector<DocView> views(whole.doc_views().begin(), whole.doc_views().end());
+    EXPECT_EQ(first_token_norm(views[3]), first_token_norm(whole.doc(3)));
 }
 
 TEST(DocBinReaderRange, BeginIsIdempotent) {

@@ -167,7 +167,7 @@ Status try_push_back(Container& c, const Doc& doc) {
     return capture_status([&] { c.docs.push_back(doc); });
 }
 
-Status try_append(Container& c, const DocView& doc) {
+Status try_append(Container& c, const DocRef& doc) {
     return capture_status([&] { c.append(doc); });
 }
 

@@ -317,4 +317,33 @@ std::optional<std::uint64_t> wtf8_to_utf16_offset(std::string_view s, std::size_
     return Utf16Offsets(s).to_units(bytes);
 }
 
+Utf16Index::Utf16Index(std::string_view wtf8) : bytes_(wtf8.size()) {
+    const auto* p = reinterpret_cast<const unsigned char*>(wtf8.data());
+    const std::size_t n = wtf8.size();
+    samples_.reserve(n / step + 2);  // UTF-16 units never outnumber bytes
+    std::size_t byte = 0;
+    std::uint64_t unit = 0, next = 0;  // next: the UTF-16 offset of the next sample
+    while (byte < n) {
+        if (next - unit >= 8 && n - byte >= 8 && ascii8(p + byte)) {  // no sample in these 8 bytes
+            byte += 8;
+            unit += 8;
+            continue;
+        }
+        std::size_t len = seq_bytes(p[byte]);
+        if (len > n - byte) len = 1;
+        const std::uint64_t u = len == 4 ? 2 : 1;
+        for (; next < unit + u; next += step) samples_.push_back(std::uint64_t{byte} << 1 | (next - unit));
+        byte += len;
+        unit += u;
+    }
+    for (; next <= unit; next += step) samples_.push_back(std::uint64_t{byte} << 1);  // the end
+}
+
+Utf16Offsets Utf16Index::walker(std::string_view wtf8, std::uint64_t utf16_length, std::uint64_t units) const noexcept {
+    if (samples_.empty()) return Utf16Offsets(wtf8, utf16_length);
+    const std::uint64_t k = std::min<std::uint64_t>(units / step, samples_.size() - 1);
+    const std::uint64_t sample = samples_[k];
+    return Utf16Offsets(wtf8, utf16_length, static_cast<std::size_t>(sample >> 1), k * step - (sample & 1));
+}
+
 }  // namespace ond::unicode

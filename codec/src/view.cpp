@@ -16,7 +16,7 @@ std::string_view SpanView::text() const noexcept {
     return at_.covering_view(start, end > start ? end - start : 0);
 }
 
-TokenTexts::TokenTexts(const DocView& doc) : text_(doc.text()) {
+TokenTexts::TokenTexts(const DocRef& doc) : text_(doc.text()) {
     bounds_.reserve(2 * doc.size());
     for (const TokenView t : doc.tokens()) {
         const std::string_view v = t.text();
@@ -26,22 +26,22 @@ TokenTexts::TokenTexts(const DocView& doc) : text_(doc.text()) {
     }
 }
 
-Doc DocView::to_doc() const {
+Doc DocRef::to_doc() const {
     Doc d = slice().to_doc();
     d.origin = strings_->id();
     return d;
 }
 
-std::optional<float> DocView::category(std::string_view label) const noexcept {
+std::optional<float> DocRef::category(std::string_view label) const noexcept {
     for (const Category& c : slice().cats)
         if (str(c.label) == label) return c.score;
     return std::nullopt;
 }
 
-std::optional<SpanGroupView> DocView::span_group(std::string_view name) const noexcept {
+std::optional<SpanGroupView> DocRef::span_group(std::string_view name) const noexcept {
     const DocSlice s = slice();
     for (std::size_t g = 0; g < s.spans.size(); ++g)
-        if (str(s.spans[g].name) == name) return SpanGroupView(*this, g);
+        if (str(s.spans[g].name) == name) return SpanGroupView(as_view(), g);
     return std::nullopt;
 }
 

@@ -86,7 +86,8 @@ class IdColumn;
 class Ids {
 public:
     Ids() = default;
-    Ids(const IdColumn& column, std::size_t offset, std::size_t n) noexcept : col_(&column), off_(offset), n_(n) {}
+    Ids(const IdColumn& column OND_LIFETIMEBOUND, std::size_t offset, std::size_t n) noexcept
+        : col_(&column), off_(offset), n_(n) {}
 
     std::size_t size() const noexcept { return n_; }
     bool empty() const noexcept { return n_ == 0; }
@@ -118,9 +119,9 @@ public:
     bool wide() const noexcept { return wide_; }
     // Rows [offset, offset + count) as Ids, which read through this column (not on a temporary
     // column: the Ids would outlive it).
-    Ids ids(std::size_t offset, std::size_t count) const& noexcept { return Ids(*this, offset, count); }
+    Ids ids(std::size_t offset, std::size_t count) const& noexcept OND_LIFETIMEBOUND { return Ids(*this, offset, count); }
     Ids ids(std::size_t offset, std::size_t count) const&& = delete;
-    Ids ids() const& noexcept { return ids(0, size()); }
+    Ids ids() const& noexcept OND_LIFETIMEBOUND { return ids(0, size()); }
     Ids ids() const&& = delete;
     // Calls f once with rows [offset, offset + count) as a std::span of the column's width.
     template <class F>

@@ -12,18 +12,10 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
-// Marks a member function whose result views the object it is called on: clang then warns
-// (-Wdangling) when that object is a temporary that dies first.
-#if defined(__clang__) && defined(__has_cpp_attribute)
-#if __has_cpp_attribute(clang::lifetimebound)
-#define OND_LIFETIMEBOUND [[clang::lifetimebound]]
-#endif
-#endif
-#ifndef OND_LIFETIMEBOUND
-#define OND_LIFETIMEBOUND
-#endif
+#include "ond/lifetime.hpp"
 
 namespace ond {
 
@@ -86,11 +78,13 @@ public:
 
     std::size_t size() const noexcept { return offsets_.size() - 1; }  // ids 0..size()-1
     // The string of `id`; an id the store never handed out reads as "" (never out of bounds).
-    std::string_view view(StringId id) const noexcept OND_LIFETIMEBOUND {
+    // Not on a temporary store (the view would dangle at the end of the statement).
+    std::string_view view(StringId id) const& noexcept OND_LIFETIMEBOUND {
         if (id >= size()) [[unlikely]]
             return {};
         return std::string_view(bytes_.data() + offsets_[id], offsets_[id + 1] - offsets_[id]);
     }
+    std::string_view view(StringId id) const&& = delete;
     bool contains(StringId id) const noexcept { return id < size(); }
 
     // Returns the id of an equal string, adding it if absent. "" is always id 0.
@@ -182,8 +176,9 @@ struct Tokens {
     std::vector<float> conf;            // always n values (1.0 under confidence mode 0)
 
     std::size_t size() const noexcept { return start.size(); }
-    std::vector<StringId>& column(TokenColumn c) { return attrs[static_cast<std::size_t>(c)]; }
-    const std::vector<StringId>& column(TokenColumn c) const { return attrs[static_cast<std::size_t>(c)]; }
+    std::vector<StringId>& column(TokenColumn c) & OND_LIFETIMEBOUND { return attrs[static_cast<std::size_t>(c)]; }
+    const std::vector<StringId>& column(TokenColumn c) const& OND_LIFETIMEBOUND { return attrs[static_cast<std::size_t>(c)]; }
+    std::vector<StringId> column(TokenColumn c) && { return std::move(attrs[static_cast<std::size_t>(c)]); }  // a temporary's: moved out
     // New tokens are roots (their own head) with confidence 1.0 and every other field 0, as
     // DocBuilder adds them.
     void resize(std::size_t n);

@@ -11,11 +11,13 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "ond/column.hpp"
 #include "ond/doc.hpp"
+#include "ond/unicode.hpp"
 
 namespace ond {
 
@@ -223,9 +225,18 @@ public:
     std::uint64_t removals() const noexcept { return removals_; }
 
     // The buffers, read-only, for code that walks every document's tokens at once.
-    const TokenColumns& token_columns() const noexcept OND_LIFETIMEBOUND { return tokens_; }
+    // (Neither on a temporary list: they would dangle.)
+    const TokenColumns& token_columns() const& noexcept OND_LIFETIMEBOUND { return tokens_; }
+    const TokenColumns& token_columns() const&& = delete;
     std::uint64_t first_token(std::size_t i) const noexcept { return docs_[i].tokens.begin; }
-    const std::string& texts() const noexcept OND_LIFETIMEBOUND { return text_; }
+    const std::string& texts() const& noexcept OND_LIFETIMEBOUND { return text_; }
+    const std::string& texts() const&& = delete;
+    // A walk over document i's text starting at most Utf16Index::step UTF-16 units before
+    // `units`, so that a token's text taken by index is O(1): an ASCII text needs no walk; for
+    // any other, an index of the text (8 bytes per 64 units) is built in one pass the first time
+    // and kept until the document is removed or replaced. Safe from many threads at once, as
+    // every read is. Precondition: i < size().
+    unicode::Utf16Offsets walker_at(std::size_t i, std::uint64_t units) const noexcept;
 
     bool operator==(const DocList&) const = delete;  // compare with same_content
 
@@ -298,6 +309,25 @@ private:
     std::vector<std::uint64_t> group_bounds_{0};  // group g's spans: [bounds[g], bounds[g + 1])
     std::vector<Span> spans_;
     StoreLink strings_;
+    // walker_at's indexes by document, built lazily under a lock. Never copied or moved (a copy
+    // or move starts empty, and a moved-from list forgets its own: its documents went).
+    struct TextIndexes {
+        std::unordered_map<std::size_t, std::unique_ptr<const unicode::Utf16Index>> by_doc;
+        TextIndexes() = default;
+        TextIndexes(const TextIndexes&) noexcept {}
+        TextIndexes(TextIndexes&& o) noexcept { o.by_doc.clear(); }
+        TextIndexes& operator=(const TextIndexes&) noexcept {
+            by_doc.clear();
+            return *this;
+        }
+        TextIndexes& operator=(TextIndexes&& o) noexcept {
+            by_doc.clear();
+            o.by_doc.clear();
+            return *this;
+        }
+        ~TextIndexes() = default;
+    };
+    mutable TextIndexes text_indexes_;
 };
 
 template <class Change>

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "ond/lifetime.hpp"
+
 namespace ond {
 
 // Every way an input can be refused. The names (kebab case, `area.problem`) are stable and
@@ -52,8 +54,11 @@ public:
     std::string_view rule() const noexcept { return error_info(errc_).rule; }
     ErrorVerdict verdict() const noexcept { return error_info(errc_).verdict; }
     std::uint64_t offset() const noexcept { return offset_; }
-    const std::string& detail() const noexcept { return detail_; }
-    const std::string& path() const noexcept { return path_; }
+    // Of a temporary Error, copies, never references into it.
+    const std::string& detail() const& noexcept OND_LIFETIMEBOUND { return detail_; }
+    std::string detail() const&& { return detail_; }
+    const std::string& path() const& noexcept OND_LIFETIMEBOUND { return path_; }
+    std::string path() const&& { return path_; }
     // "invalid at byte 1037: tokens.head-out-of-range (R19): token 3 has head 9; ..."
     const char* what() const noexcept override { return what_.c_str(); }
 

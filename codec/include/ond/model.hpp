@@ -16,6 +16,7 @@
 
 namespace ond {
 
+class DocRef;
 class DocView;
 class DocViewRange;
 class RecordView;
@@ -54,7 +55,7 @@ struct Container {
     // Adds a document of any container (this one included, or a DocBinReader's record): its
     // strings are interned into this container's store, so its labels read back the same.
     // Throws as DocList::push_back does (and then adds nothing).
-    void append(const DocView& doc);
+    void append(const DocRef& doc);  // a DocView, or a RecordView through view()
     void append(const RecordView& record);  // a DocBinReader's record (ond/reader.hpp)
     // The same for a Doc whose ids index `from` (e.g. DocBinReader::next(Doc&) with the
     // reader's strings()).

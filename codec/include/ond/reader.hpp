@@ -56,49 +56,33 @@ void set_crc_thread(bool allowed) noexcept;
 // One line for people, as `ond validate` words it: "ONDC, 1 document, 412 tokens, crc".
 std::string to_string(const Summary& s);
 
-// The record a DocBinReader read last, seen through the reader's one-document buffers: it reads
-// like a DocView (the same members), but it is a different type because it changes under you.
+// The record a DocBinReader read last, seen through the reader's one-document buffers: a DocRef
+// (ond/view.hpp), so it reads like a DocView (the same members) and goes wherever a
+// `const ond::DocRef&` is taken, but it is not a DocView because it changes under you.
 //
 // Lifetime rules (each enforced where the compiler can):
 // - It is the reader's, not yours: it cannot be copied or moved (a range-for takes it by
-//   reference, `for (const ond::RecordView& doc : reader)` or `for (auto& doc : reader)`), so it
-//   cannot be saved in a vector and found later showing the last record.
+//   reference, `for (const ond::RecordView& doc : reader)` or `for (auto& doc : reader)`), and
+//   it converts to no DocView, so it cannot be saved in a vector and found later showing the
+//   last record.
 // - It shows the record read last, until the next step (next(), ++ of the range); the token,
 //   span and string views taken from it are valid as long. To keep a record, copy it:
 //   to_doc() (ids of the reader's strings; add it to a container with Container::append), or
 //   Container::append(record).
-// - view() gives it as a plain DocView, for code that takes one; the same rule holds.
-class RecordView : private DocView {
+class RecordView : public DocRef {
 public:
     RecordView(const RecordView&) = delete;
     RecordView& operator=(const RecordView&) = delete;
 
-    using DocView::cats;
-    using DocView::category;
-    using DocView::empty;
-    using DocView::ents;
-    using DocView::has_cats;
-    using DocView::has_ents;
-    using DocView::place;
-    using DocView::size;
-    using DocView::slice;
-    using DocView::span_group;
-    using DocView::span_group_count;
-    using DocView::str;
-    using DocView::strings;
-    using DocView::text;
-    using DocView::to_doc;
-    using DocView::token;
-    using DocView::tokens;
-    using DocView::operator[];
-    // The record's index in the bin.
+    // The record's index in the bin (a DocRef's index() is its index in its list: 0 here).
     std::size_t index() const noexcept { return record_; }
-    // The same record as a DocView (valid as long as this one is).
-    const DocView& view() const noexcept { return *this; }
+    // The same record as a DocRef, for code that takes one (valid as long as this one is; not
+    // copyable, as the record is not).
+    const DocRef& view() const noexcept { return *this; }
 
 private:
     friend class DocBinReader;
-    RecordView(const DocList& one, const StringStore& strings) noexcept : DocView(one, 0, strings) {}
+    RecordView(const DocList& one, const StringStore& strings) noexcept : DocRef(one, 0, strings) {}
     std::size_t record_ = 0;
 };
 

@@ -71,8 +71,8 @@ public:
         if (!ok()) detail::fail_with(error());
         return std::move(*std::get_if<0>(&v_));
     }
-    T& operator*() & noexcept { return *std::get_if<0>(&v_); }
-    const T& operator*() const& noexcept { return *std::get_if<0>(&v_); }
+    T& operator*() & noexcept OND_LIFETIMEBOUND { return *std::get_if<0>(&v_); }
+    const T& operator*() const& noexcept OND_LIFETIMEBOUND { return *std::get_if<0>(&v_); }
     T&& operator*() && noexcept { return std::move(*std::get_if<0>(&v_)); }
     T* operator->() noexcept { return std::get_if<0>(&v_); }
     const T* operator->() const noexcept { return std::get_if<0>(&v_); }
@@ -85,7 +85,8 @@ public:
         return ok() ? std::move(**this) : static_cast<T>(std::forward<U>(fallback));
     }
     // The error; precondition: no value.
-    const Error& error() const noexcept { return *std::get_if<1>(&v_); }
+    const Error& error() const& noexcept OND_LIFETIMEBOUND { return *std::get_if<1>(&v_); }
+    Error error() const&& { return *std::get_if<1>(&v_); }  // of a temporary: a copy
 
 private:
     std::variant<T, Error> v_;
@@ -103,7 +104,8 @@ public:
     void value() const {
         if (!ok()) detail::fail_with(*error_);
     }
-    const Error& error() const noexcept { return *error_; }  // precondition: !ok()
+    const Error& error() const& noexcept OND_LIFETIMEBOUND { return *error_; }  // precondition: !ok()
+    Error error() const&& { return *error_; }  // of a temporary: a copy
 
 private:
     std::optional<Error> error_;
@@ -141,7 +143,7 @@ Status try_check_writable(const Container& c);
 // precondition (std::out_of_range from the namesake), as with a vector's at().
 Status try_set_text(Doc& doc, std::string_view wtf8);
 Status try_push_back(Container& c, const Doc& doc);
-Status try_append(Container& c, const DocView& doc);
+Status try_append(Container& c, const DocRef& doc);
 Status try_append(Container& c, const RecordView& record);
 Status try_append(Container& c, const Doc& doc, const StringStore& from);
 Status try_replace(DocList& docs, std::size_t i, const Doc& doc);

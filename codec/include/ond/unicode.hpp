@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ond::unicode {
 
@@ -60,6 +61,10 @@ public:
     // offsets, never out-of-bounds ones.)
     Utf16Offsets(std::string_view wtf8, std::uint64_t utf16_length) noexcept
         : s_(wtf8), ascii_(wtf8.size() == utf16_length) {}
+    // The same, its walk starting at a character boundary known to be at byte `byte`, UTF-16
+    // offset `unit` (e.g. from a Utf16Index): offsets from there on cost only the distance.
+    Utf16Offsets(std::string_view wtf8, std::uint64_t utf16_length, std::size_t byte, std::uint64_t unit) noexcept
+        : s_(wtf8), ascii_(wtf8.size() == utf16_length), byte_(byte), unit_(unit) {}
 
     std::optional<std::size_t> to_bytes(std::uint64_t units) noexcept;
     std::optional<std::uint64_t> to_units(std::size_t bytes) noexcept;
@@ -90,6 +95,25 @@ private:
     bool ascii_ = false;     // one byte per UTF-16 unit
     std::size_t byte_ = 0;   // a sequence boundary
     std::uint64_t unit_ = 0;  // its UTF-16 offset
+};
+
+// Where a walk over one WTF-8 string may start: the character boundary at or before every
+// step-th UTF-16 offset, found in one O(n) pass and kept in 8 bytes per step units. walker(u)
+// starts a Utf16Offsets at most step units before u, so mapping any offset costs O(step), not
+// O(the string). Valid for the string it was built from (same bytes).
+class Utf16Index {
+public:
+    static constexpr std::uint64_t step = 64;
+    explicit Utf16Index(std::string_view wtf8);
+    std::size_t bytes() const noexcept { return bytes_; }  // of the string it was built from
+    // A walk over `wtf8` (the same string) from the last sample at or before UTF-16 offset `units`.
+    Utf16Offsets walker(std::string_view wtf8, std::uint64_t utf16_length, std::uint64_t units) const noexcept;
+
+private:
+    // Sample k: (byte << 1) | d, the boundary at UTF-16 offset k * step - d (d = 1 when k * step
+    // falls between the halves of a surrogate pair).
+    std::vector<std::uint64_t> samples_;
+    std::size_t bytes_ = 0;
 };
 
 }  // namespace ond::unicode

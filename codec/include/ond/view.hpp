@@ -27,7 +27,8 @@ class DocView;
 // One token. Its text is a view of the document's text: start/length count UTF-16 units and
 // the text is WTF-8, so the view is found by walking the text. A token taken from a token
 // range starts that walk where the range's walk is (walking every token in order is O(text));
-// one taken by index walks from the start of the text. It reads its container's columns at
+// one taken by index (DocRef::token) starts it from the document's text index, at most 64 units
+// back. It reads its container's columns at
 // row base + index, so it is valid while the container is alive and unchanged.
 class TokenView {
 public:
@@ -221,18 +222,20 @@ CategoryView category_at(const DocView& d, std::size_t i);
 }  // namespace detail
 
 class SpanGroupView;
+class DocView;
 
-// One document of a container and the string table its ids index: a pointer to the
-// container's documents, an index and a pointer to the strings. Valid while the container is
-// alive and unchanged.
-class DocView {
+// One document and the string table its ids index, to read: what DocView (a container's
+// document) and RecordView (a DocBinReader's record, ond/reader.hpp) share. A function that
+// reads a document from either takes a `const ond::DocRef&`. It cannot be copied: a record
+// changes at the reader's next step, so a copy kept in a vector would silently show the last
+// record in every slot. A DocView, which stays valid while its container is alive and
+// unchanged, is the copyable kind; to keep a record, copy its content (to_doc,
+// Container::append).
+class DocRef {
 public:
-    DocView() = default;  // views nothing; for iterators
-    DocView(const DocList& docs, std::size_t index, const StringStore& strings) noexcept
-        : docs_(&docs), i_(index), strings_(&strings) {}
-
     // The document's part of the container's buffers, with the model's member names.
     DocSlice slice() const noexcept { return (*docs_)[i_]; }
+    // Its index in its list (0 for a reader's record, whose list holds only it).
     std::size_t index() const noexcept { return i_; }
     const StringStore& strings() const noexcept { return *strings_; }
     const DocList& list() const noexcept { return *docs_; }
@@ -248,12 +251,13 @@ public:
         const DocPlace p = place();
         return TokenRange(p, 0, p.tokens);
     }
-    // Token i. Precondition: i < size(). Its text() is O(1) when the document's text is ASCII;
-    // otherwise it walks the text from its start (range over tokens(), or index a TokenTexts,
-    // to take many).
+    // Token i. Precondition: i < size(). Its text() is O(1) for every text: an ASCII text needs
+    // no walk, any other is walked from a sample of an index built once per document, on first
+    // use (DocList::walker_at).
     TokenView token(std::size_t i) const noexcept {
         const DocPlace p = place();
-        return p.token(i, p.walker());
+        if (p.text.size() == p.text_units) return p.token(i, p.walker());
+        return p.token(i, docs_->walker_at(i_, p.start(i)));
     }
     TokenView operator[](std::size_t i) const noexcept { return token(i); }
 
@@ -261,7 +265,7 @@ public:
     bool has_ents() const noexcept { return slice().has_ents; }
     SpanRange<Entity> ents() const noexcept { return SpanRange<Entity>(place(), slice().ents); }
     bool has_cats() const noexcept { return slice().has_cats; }
-    IndexRange<DocView, CategoryView, detail::category_at> cats() const noexcept { return {*this, slice().cats.size()}; }
+    inline IndexRange<DocView, CategoryView, detail::category_at> cats() const noexcept;
     // The score of the category with this label, if there is one.
     std::optional<float> category(std::string_view label) const noexcept;
     std::size_t span_group_count() const noexcept { return slice().spans.size(); }
@@ -275,11 +279,36 @@ public:
                         s.text_utf16_length};
     }
 
+protected:
+    DocRef() = default;
+    DocRef(const DocList& docs, std::size_t index, const StringStore& strings) noexcept
+        : docs_(&docs), i_(index), strings_(&strings) {}
+    DocRef(const DocRef&) = default;  // DocView's only
+    DocRef& operator=(const DocRef&) = default;
+    ~DocRef() = default;
+
 private:
+    inline DocView as_view() const noexcept;
     const DocList* docs_ = nullptr;
     std::size_t i_ = 0;
     const StringStore* strings_ = nullptr;
 };
+
+// One document of a container and the string table its ids index: a pointer to the
+// container's documents, an index and a pointer to the strings. Valid while the container is
+// alive and unchanged; copy it freely.
+class DocView : public DocRef {
+public:
+    DocView() = default;  // views nothing; for iterators
+    DocView(const DocList& docs, std::size_t index, const StringStore& strings) noexcept : DocRef(docs, index, strings) {}
+    DocView(const DocView&) = default;
+    DocView& operator=(const DocView&) = default;
+};
+
+inline DocView DocRef::as_view() const noexcept { return DocView(*docs_, i_, *strings_); }
+inline IndexRange<DocView, CategoryView, detail::category_at> DocRef::cats() const noexcept {
+    return {as_view(), slice().cats.size()};
+}
 
 class SpanGroupView {
 public:
@@ -291,19 +320,21 @@ public:
     SpanView operator[](std::size_t i) const noexcept { return spans()[i]; }
 
     SpanGroupSlice group() const noexcept { return doc_.slice().spans[g_]; }
-    const DocView& doc() const noexcept { return doc_; }
+    // Its document (a DocRef: the group may be a reader's record's).
+    const DocRef& doc() const& noexcept OND_LIFETIMEBOUND { return doc_; }
+    DocView doc() const&& noexcept { return doc_; }  // of a temporary group: a copy
 
 private:
     DocView doc_;
     std::size_t g_ = 0;
 };
 
-// Every token's text of one document, found in one walk over its text, for random access in
-// O(1) where token(i).text() would walk from the start of a non-ASCII text. It views the
-// document's text: valid while its container is alive and unchanged.
+// Every token's text of one document, found in one walk over its text: the same as taking
+// token(i).text() for each i (which is O(1) too), kept as byte bounds. It views the document's
+// text: valid while its container is alive and unchanged.
 class TokenTexts {
 public:
-    explicit TokenTexts(const DocView& doc);
+    explicit TokenTexts(const DocRef& doc);
     std::size_t size() const noexcept { return bounds_.size() / 2; }
     // What TokenView::text() gives for token i. Precondition: i < size().
     std::string_view operator[](std::size_t i) const noexcept {
@@ -315,7 +346,7 @@ private:
     std::vector<std::size_t> bounds_;  // token i: bytes [bounds_[2i], bounds_[2i + 1])
 };
 
-inline SpanGroupView DocView::span_group(std::size_t g) const noexcept { return SpanGroupView(*this, g); }
+inline SpanGroupView DocRef::span_group(std::size_t g) const noexcept { return SpanGroupView(as_view(), g); }
 
 inline DocView Container::doc(std::size_t i) const& noexcept { return DocView(docs, i, strings); }
 
