@@ -195,6 +195,17 @@ Accounting available_accounting() { return forced ? Accounting::sampling : base(
 void force_sampling(bool on) { forced = on; }
 bool sampling_forced() { return forced; }
 
+std::size_t groups_of_this_runner() {
+    const Base& b = base();
+    if (b.kind == Accounting::sampling) return 0;
+    std::size_t n = 0;
+    if (DIR* d = ::opendir(b.parent.c_str())) {
+        while (dirent* e = ::readdir(d)) n += std::string(e->d_name).rfind(group_prefix(), 0) == 0;
+        ::closedir(d);
+    }
+    return n;
+}
+
 Containment::Containment(std::uint64_t serial, long cap_kb) : cap_kb_(cap_kb) {
     if (!forced) shm_options_ = "mode=1777,size=" + (cap_kb > 0 ? std::to_string(cap_kb) + "k" : std::string("50%"));
     if (DIR* d = ::opendir(shm_dir)) {
