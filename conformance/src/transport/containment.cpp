@@ -121,6 +121,12 @@ Hierarchy find_hierarchy(bool v2) {
     return h;
 }
 
+bool is_zombie(pid_t pid) {
+    const std::string st = read_small("/proc/" + std::to_string(pid) + "/stat");
+    const auto close = st.rfind(')');
+    return close != std::string::npos && close + 2 < st.size() && st[close + 2] == 'Z';
+}
+
 std::string group_prefix() { return "ond-conform-" + std::to_string(::getpid()) + "-"; }
 
 // Groups of runners that are gone (killed before they could remove them), if they are empty.
@@ -345,7 +351,8 @@ void Containment::kill_all(pid_t root) {
             const char* p = procs.c_str();
             char* end = nullptr;
             for (long v = std::strtol(p, &end, 10); end != p; v = std::strtol(p, &end, 10)) {
-                if (v > 0) ::kill(static_cast<pid_t>(v), SIGKILL), any = true;
+                // A zombie holds no memory and waits for its parent (the runner, for an orphan).
+                if (v > 0 && !is_zombie(static_cast<pid_t>(v))) ::kill(static_cast<pid_t>(v), SIGKILL), any = true;
                 p = end;
             }
             if (!any) break;
