@@ -101,13 +101,13 @@ TEST_P(Accountings, TheReportsNameTheAccounting) {
     EXPECT_EQ(std::string(accounting_name(Accounting::sampling)), "process-tree sampling");
 }
 
-// A third request that double-forks, leaves the session and touches 100 MiB in the grandchild
-// (per case: every run). A group counts the grandchild: over a 60 MiB cap the case fails; the
+// A third request that double-forks, leaves the session and touches 40 MiB in the grandchild
+// (per case: every run). A group counts the grandchild: over a 30 MiB cap the case fails; the
 // sampling of the tree does not see it (conformance/README.md says so). Either way it is killed.
 TEST_P(Accountings, ADaemonisedHelperIsCountedByAGroupAndAlwaysKilled) {
-    for (const auto& mode : {std::vector<std::string>{"--decoder", hostile + " daemon 100 decode"},
-                             std::vector<std::string>{"--persistent", hostile + " daemon 100 serve"}}) {
-        ConformRun r = conform(with(with(small, {"--memory-limit", "60"}), mode));
+    for (const auto& mode : {std::vector<std::string>{"--decoder", hostile + " daemon 40 decode"},
+                             std::vector<std::string>{"--persistent", hostile + " daemon 40 serve"}}) {
+        ConformRun r = conform(with(with(small, {"--memory-limit", "30"}), mode));
         EXPECT_EQ(r.results["memory_accounting"], accounting_name(expected()));
         if (cgroup()) {
             EXPECT_EQ(r.code, 1) << r.out;
@@ -126,12 +126,12 @@ TEST_P(Accountings, ADaemonisedHelperIsCountedByAGroupAndAlwaysKilled) {
     }
 }
 
-// 100 MiB written with write(2) to a file in /dev/shm: over a 60 MiB cap under every accounting
+// 40 MiB written with write(2) to a file in /dev/shm: over a 30 MiB cap under every accounting
 // (a group is charged the pages; the fallback counts the new files), and no file survives.
 TEST_P(Accountings, PagesWrittenToDevShmCountAndDoNotSurvive) {
-    for (const auto& mode : {std::vector<std::string>{"--decoder", hostile + " shm-write 100 decode"},
-                             std::vector<std::string>{"--persistent", hostile + " shm-write 100 serve"}}) {
-        ConformRun r = conform(with(with(small, {"--memory-limit", "60"}), mode));
+    for (const auto& mode : {std::vector<std::string>{"--decoder", hostile + " shm-write 40 decode"},
+                             std::vector<std::string>{"--persistent", hostile + " shm-write 40 serve"}}) {
+        ConformRun r = conform(with(with(small, {"--memory-limit", "30"}), mode));
         EXPECT_EQ(r.code, 1) << r.out;
         EXPECT_FALSE(r.failed_ids().empty());
         for (const auto& id : r.failed_ids())
@@ -141,30 +141,30 @@ TEST_P(Accountings, PagesWrittenToDevShmCountAndDoNotSurvive) {
     // Within the cap it passes, and its files are gone all the same.
     for (const auto& mode : {std::vector<std::string>{"--decoder", hostile + " shm-write 8 decode"},
                              std::vector<std::string>{"--persistent", hostile + " shm-write 8 serve"}}) {
-        ConformRun r = conform(with(with(small, {"--memory-limit", "60"}), mode));
+        ConformRun r = conform(with(with(small, {"--memory-limit", "30"}), mode));
         EXPECT_EQ(r.code, 0) << r.out;
         expect_nothing_left(mode[1]);
     }
 }
 
-// D13: 64 MiB touched on the first request of each operation and kept, then spent (48 MiB) on
-// every later one. The baseline shows it, and the part over the allowance (twice the bound: 32
-// MiB) is charged to every case: the memory cases fail their 16 MiB bound, in both modes.
+// D13: 32 MiB touched on the first request of each operation and kept, then spent (24 MiB) on
+// every later one. The baseline shows it, and the part over the allowance (twice the bound: 16
+// MiB) is charged to every case: the memory cases fail their 8 MiB bound, in both modes.
 TEST(Containment, ABoughtBaselineIsShownAndCharged) {
     const std::vector<std::string> sel = {"--seed", "2", "--max-derived", "20", "--filter", "derived/memory/valid/document/basic/*",
-                                          "--memory-bound", "16", "--max-consecutive-failures", "0", "-j", "1"};
-    for (const auto& mode : {std::vector<std::string>{"--decoder", hostile + " bought-baseline 64 decode"},
-                             std::vector<std::string>{"--persistent", hostile + " bought-baseline 64 serve"}}) {
+                                          "--memory-bound", "8", "--max-consecutive-failures", "0", "-j", "1"};
+    for (const auto& mode : {std::vector<std::string>{"--decoder", hostile + " bought-baseline 32 decode"},
+                             std::vector<std::string>{"--persistent", hostile + " bought-baseline 32 serve"}}) {
         ConformRun r = conform(with(sel, mode));
         EXPECT_EQ(r.code, 1) << r.out;
-        EXPECT_GE(r.results["baseline_kb"]["decode"].get<long>(), 64 * 1024) << mode[1];
+        EXPECT_GE(r.results["baseline_kb"]["decode"].get<long>(), 32 * 1024) << mode[1];
         EXPECT_EQ(r.results["baseline_rss_kb"], r.results["baseline_kb"]["decode"]);
-        EXPECT_EQ(r.results["baseline_allowance_kb"], 32 * 1024);
-        EXPECT_NE(r.out.find("the part over 32 MiB is charged to every case"), std::string::npos) << r.out;
+        EXPECT_EQ(r.results["baseline_allowance_kb"], 16 * 1024);
+        EXPECT_NE(r.out.find("the part over 16 MiB is charged to every case"), std::string::npos) << r.out;
         ASSERT_GT(r.results["cases"].size(), 3u);
         for (const auto& c : r.results["cases"]) {
             EXPECT_TRUE(r.has_finding(c["id"], "required", "memory")) << c["id"] << mode[1];
-            EXPECT_GE(c["growth_kb"].get<long>(), 32 * 1024) << c["id"];
+            EXPECT_GE(c["growth_kb"].get<long>(), 16 * 1024) << c["id"];
         }
         expect_nothing_left(mode[1]);
     }
