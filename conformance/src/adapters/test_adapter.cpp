@@ -474,6 +474,11 @@ int serve() {
         if (fault == "huge-output") {
             std::string flood(1u << 16, ' ');
             frame::write_length(stdout, 0xFFFFFFFFu);
+            if (version >= 2) {  // numbered for this request: a response, only too long
+                std::string number;
+                frame::put_le32(number, rq->number);
+                std::fwrite(number.data(), 1, number.size(), stdout);
+            }
             for (;;) std::fwrite(flood.data(), 1, flood.size(), stdout);
         }
         Answer a = handle(rq->op, std::string(rq->input));

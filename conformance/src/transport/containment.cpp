@@ -121,6 +121,12 @@ Hierarchy find_hierarchy(bool v2) {
     return h;
 }
 
+bool is_zombie(pid_t pid) {
+    const std::string st = read_small("/proc/" + std::to_string(pid) + "/stat");
+    const auto close = st.rfind(')');
+    return close != std::string::npos && close + 2 < st.size() && st[close + 2] == 'Z';
+}
+
 std::string group_prefix() { return "ond-conform-" + std::to_string(::getpid()) + "-"; }
 
 // Groups of runners that are gone (killed before they could remove them), if they are empty.
@@ -194,6 +200,17 @@ const char* accounting_name(Accounting a) noexcept {
 Accounting available_accounting() { return forced ? Accounting::sampling : base().kind; }
 void force_sampling(bool on) { forced = on; }
 bool sampling_forced() { return forced; }
+
+std::size_t groups_of_this_runner() {
+    const Base& b = base();
+    if (b.kind == Accounting::sampling) return 0;
+    std::size_t n = 0;
+    if (DIR* d = ::opendir(b.parent.c_str())) {
+        while (dirent* e = ::readdir(d)) n += std::string(e->d_name).rfind(group_prefix(), 0) == 0;
+        ::closedir(d);
+    }
+    return n;
+}
 
 Containment::Containment(std::uint64_t serial, long cap_kb) : cap_kb_(cap_kb) {
     if (!forced) shm_options_ = "mode=1777,size=" + (cap_kb > 0 ? std::to_string(cap_kb) + "k" : std::string("50%"));
@@ -334,7 +351,8 @@ void Containment::kill_all(pid_t root) {
             const char* p = procs.c_str();
             char* end = nullptr;
             for (long v = std::strtol(p, &end, 10); end != p; v = std::strtol(p, &end, 10)) {
-                if (v > 0) ::kill(static_cast<pid_t>(v), SIGKILL), any = true;
+                // A zombie holds no memory and waits for its parent (the runner, for an orphan).
+                if (v > 0 && !is_zombie(static_cast<pid_t>(v))) ::kill(static_cast<pid_t>(v), SIGKILL), any = true;
                 p = end;
             }
             if (!any) break;

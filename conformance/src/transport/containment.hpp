@@ -23,6 +23,8 @@ const char* accounting_name(Accounting a) noexcept;
 Accounting available_accounting();
 void force_sampling(bool on);
 bool sampling_forced();
+// How many memory groups of this runner exist now (none once every adapter has ended).
+std::size_t groups_of_this_runner();
 
 // A memory cap the kernel enforces on the group, above the runner's own: the runner kills the
 // group past the cap, the kernel stops an allocation faster than the runner samples.

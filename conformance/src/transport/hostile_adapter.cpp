@@ -26,7 +26,7 @@
 //                   leaves the session (setsid), touches N MiB, says so and sleeps; the adapter
 //                   answers once it has heard
 //   shm-write       on its first request writes N MiB with write(2) to a file of its own in
-//                   /dev/shm and keeps the file
+//                   /dev/shm (ond-hostile-RUNNER-PID) and keeps the file
 //   bought-baseline on the first request of each operation touches N MiB and keeps it; every
 //                   later request touches 3/4 of it again (headroom bought with the baseline)
 //   stray-flood     (serve) after each answer to an encode request waits for the next request
@@ -136,7 +136,10 @@ void start_daemon(long mib) {
 }
 
 void write_shm(long mib) {
-    const std::string path = "/dev/shm/ond-hostile-" + std::to_string(::getpid());
+    // Named after the runner that started it (its marker), so that a test counts only its own.
+    const char* marker = std::getenv("OND_CONFORM_TESTEE");
+    const std::string runner = marker ? std::string(marker).substr(0, std::string(marker).find(':')) : "none";
+    const std::string path = "/dev/shm/ond-hostile-" + runner + "-" + std::to_string(::getpid());
     const int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) return;
     const std::string chunk(1u << 20, 'x');

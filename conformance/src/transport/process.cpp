@@ -287,7 +287,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
             close_fd(ch.in_w);
             // Whatever it left behind, so that the pipes reach end of file; a group's peak
             // includes what they held until now.
-            if (ch.group->accounting() != Accounting::sampling) r.peak_kb = std::max(r.peak_kb, ch.group->peak_kb(ch.pid));
+            r.peak_kb = std::max(r.peak_kb, ch.group->peak_kb(ch.pid));
             r.memory_exceeded = over_cap();
             ch.group->kill_all(ch.pid);
             sweep_orphans(ch.serial);
