@@ -26,6 +26,9 @@ sys.path.insert(0, os.path.dirname(HERE))
 import ond_format as fmt  # noqa: E402
 import writer_rules  # noqa: E402
 
+# Rule ids by check name, from the one table (never spelt here).
+ID = {r["check"]: r["id"] for r in writer_rules.load_rules()}
+
 # An encode-impl case's refusal code -> the reader check its if-accepted bytes meet.
 IMPL_READER_CHECK = {"content.score-out-of-range": "categories.score-out-of-range",
                      "content.duplicate-group": "spans.duplicate-group-name"}
@@ -57,26 +60,26 @@ def variants(canonical, relax):
         out.append(("sorted-and-wide", renumbered(c, by_value, wide={("body", "strings.count"): 5}), None))
     by_tokens = writer_rules._first_uses(c, True)
     if by_tokens != used:
-        out.append(("token-by-token", renumbered(c, by_tokens), "W3-canonical"))
-    out.append(("unused-string", renumbered(c, used, [fmt.Str(fmt.units_of("unused"))]), "W3-unused"))
-    out.append(("wide-string-count", fmt.write(c, wide={("body", "strings.count"): 5}), "W1-varint"))
+        out.append(("token-by-token", renumbered(c, by_tokens), ID["canonical_numbering"]))
+    out.append(("unused-string", renumbered(c, used, [fmt.Str(fmt.units_of("unused"))]), ID["table_only_used"]))
+    out.append(("wide-string-count", fmt.write(c, wide={("body", "strings.count"): 5}), ID["minimal_varints"]))
     part = "body" if c.format == "ONDC" else "record 0"
     if c.docs:
-        out.append(("wide-token-count", fmt.write(c, wide={(part, "tokens.count"): 3}), "W1-varint"))
+        out.append(("wide-token-count", fmt.write(c, wide={(part, "tokens.count"): 3}), ID["minimal_varints"]))
     if any(d.conf_mode == 0 for d in c.docs):
         out.append(("conf-mode-1", fmt.write(c, conf_mode=1), "W4"))
     if any(len(d.starts) % 4 for d in c.docs):
-        out.append(("padding", fmt.write(c, padding=0x80), "W5-padding"))
-    out.append(("crc-flag", fmt.write(c, crc=not c.crc), "W5-flags"))
+        out.append(("padding", fmt.write(c, padding=0x80), ID["zero_padding"]))
+    out.append(("crc-flag", fmt.write(c, crc=not c.crc), ID["crc_flag"]))
     out.append(("cut", canonical[:-1], "decode"))
     if len(c.strings) > 1 or any(d.text.units for d in c.docs):
         u = fresh()
         for d in u.docs:
             d.text = fmt.Str(d.text.units, True)
-        out.append(("utf16-strings", fmt.write(u, table=[fmt.Str(s.units, True) for s in u.strings[1:]]), "W1-utf8"))
+        out.append(("utf16-strings", fmt.write(u, table=[fmt.Str(s.units, True) for s in u.strings[1:]]), ID["utf8_strings"]))
     if any(len(s.units) > 80 for s in c.strings):  # longer than the inspector shows
         out.append(("utf16-long-strings", fmt.write(c, table=[fmt.Str(s.units, len(s.units) > 80)
-                                                              for s in c.strings[1:]]), "W1-utf8"))
+                                                              for s in c.strings[1:]]), ID["utf8_strings"]))
     if c.format == "ONDC" and c.docs[0].cats is None:
         u = fresh()
         u.docs[0].cats = []
@@ -135,7 +138,7 @@ def main():
                     failures.append(f"{where}: C++ {sorted(cpp[path])}, Python {sorted(py)}")
                 if name == "canonical" and py:
                     failures.append(f"{where}: the canonical bytes have findings {sorted(py)}")
-                if name == "sorted-table" and not {("W3-order", "required"), ("W3-canonical", "recommended")} & py:
+                if name == "sorted-table" and not {(ID["first_use_order"], "required"), (ID["canonical_numbering"], "recommended")} & py:
                     failures.append(f"{where}: a sorted table has no W3 numbering finding: {sorted(py)}")
                 if wanted and wanted not in {r for r, _ in py}:
                     failures.append(f"{where}: no {wanted} finding: {sorted(py)}")
