@@ -1,30 +1,46 @@
-# Compiles SRC once per case, -DOND_DANGLING_CASE=0..LAST with -fsyntax-only: case 0 must
-# compile, and every other case must fail with an error that names a deleted function (so a
-# case cannot pass by failing for another reason). Usage:
-#   cmake -DCXX=... -DSRC=... -DINCLUDE=... -DLAST=N -P expect_compile_errors.cmake
-foreach(var CXX SRC INCLUDE LAST)
+# Compiles SRC twice with -fsyntax-only: with -DOND_SAFE_FORMS it must compile; without it, it
+# must fail, and every line of SRC marked `// dangling` must carry an error of its own that names
+# a deleted function (so a form cannot pass by failing for another reason, or by riding on another
+# form's error). One compile for all the forms: the compiler reports every error of a file.
+# Usage: cmake -DCXX=... -DSRC=... -DINCLUDE=... -P expect_compile_errors.cmake
+foreach(var CXX SRC INCLUDE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "expect_compile_errors: ${var} not set")
   endif()
 endforeach()
+set(flags -std=c++20 -fsyntax-only -Wall -Wextra -Werror -I${INCLUDE})
+execute_process(COMMAND ${CXX} ${flags} -DOND_SAFE_FORMS ${SRC} RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the safe forms do not compile:\n${err}")
+endif()
+execute_process(COMMAND ${CXX} ${flags} ${SRC} RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "the dangling forms compile")
+endif()
+
+# Lines by number: semicolons hidden first, as a CMake list would split on them.
+file(READ ${SRC} text)
+string(REPLACE ";" "<semicolon>" text "${text}")
+string(REPLACE "\n" ";" lines "${text}")
+get_filename_component(name ${SRC} NAME)
+string(REPLACE "." "\\." name "${name}")
+set(number 0)
+set(forms 0)
 set(failed "")
-foreach(n RANGE 0 ${LAST})
-  execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only -Wall -Wextra -Werror -I${INCLUDE}
-                          -DOND_DANGLING_CASE=${n} ${SRC}
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(n EQUAL 0)
-    if(NOT rc EQUAL 0)
-      list(APPEND failed "case 0 (the safe forms) does not compile:\n${err}")
+foreach(line IN LISTS lines)
+  math(EXPR number "${number} + 1")
+  if(line MATCHES "// dangling$")
+    math(EXPR forms "${forms} + 1")
+    if(NOT err MATCHES "${name}:${number}:[0-9]+: error: [^\n]*deleted")
+      list(APPEND failed "line ${number} has no error naming a deleted function")
     endif()
-  elseif(rc EQUAL 0)
-    list(APPEND failed "case ${n} compiles: a dangling form is accepted")
-  elseif(NOT err MATCHES "deleted")
-    list(APPEND failed "case ${n} fails, but not on a deleted overload:\n${err}")
   endif()
 endforeach()
+if(forms EQUAL 0)
+  message(FATAL_ERROR "no line of ${SRC} is marked // dangling")
+endif()
 if(failed)
   string(JOIN "\n" text ${failed})
-  message(FATAL_ERROR "${text}")
+  message(FATAL_ERROR "${text}\nthe compiler said:\n${err}")
 endif()
-math(EXPR cases "${LAST} + 1")
-message(STATUS "${cases} cases: the safe forms compile, ${LAST} dangling forms do not")
+message(STATUS "the safe forms compile; each of the ${forms} dangling forms fails on a deleted function")
