@@ -1,4 +1,5 @@
 // Whole containers from a buffer: decode() and validate().
+#include "doc_list_build.hpp"
 #include "ond/internal/sections.hpp"
 #include "trace_format.hpp"
 
