@@ -7,7 +7,7 @@
 
 #include "ond/error.hpp"
 #include "ond/unicode.hpp"
-#include "doc_list_build.hpp"
+#include "ond/internal/doc_list_build.hpp"
 #include "ond/internal/fault.hpp"
 
 namespace ond {

@@ -2,7 +2,7 @@
 #include <string>
 #include <unordered_set>
 
-#include "doc_list_build.hpp"
+#include "ond/internal/doc_list_build.hpp"
 #include "labels.hpp"
 #include "ond/internal/sections.hpp"
 #include "trace_format.hpp"

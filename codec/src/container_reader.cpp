@@ -1,5 +1,5 @@
 // Whole containers from a buffer: decode() and validate().
-#include "doc_list_build.hpp"
+#include "ond/internal/doc_list_build.hpp"
 #include "ond/internal/sections.hpp"
 #include "trace_format.hpp"
 

@@ -1,7 +1,7 @@
 // DocBinReader: an ONDB's records one at a time (R27).
 #include <optional>
 
-#include "doc_list_build.hpp"
+#include "ond/internal/doc_list_build.hpp"
 #include "ond/reader.hpp"
 #include "ond/internal/sections.hpp"
 

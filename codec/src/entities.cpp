@@ -1,5 +1,5 @@
 // Entities, section 4 (R22, R15, R3).
-#include "doc_list_build.hpp"
+#include "ond/internal/doc_list_build.hpp"
 #include "labels.hpp"
 #include "ond/internal/sections.hpp"
 #include "trace_format.hpp"

@@ -4,7 +4,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "doc_list_build.hpp"
+#include "ond/internal/doc_list_build.hpp"
 #include "ond/internal/sections.hpp"
 #include "trace_format.hpp"
 

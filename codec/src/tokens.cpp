@@ -3,7 +3,7 @@
 #include <array>
 #include <cstring>
 
-#include "doc_list_build.hpp"
+#include "ond/internal/doc_list_build.hpp"
 #include "ond/internal/sections.hpp"
 #include "trace_format.hpp"
 #include "varint_bulk.hpp"

@@ -24,6 +24,9 @@
 // ond/internal/sections.hpp      The section entry points (decode_*_section<Mode>, the frame,
 // ond/internal/cursor.hpp        header and trailer checks) and the bounded Cursor they read
 //                                with: the per-section fuzz harnesses and their support code.
+// ond/internal/doc_list_build.hpp  The hooks that fill a DocList's last document in place
+//                                (detail::build): the section harnesses that decode one section
+//                                into a document of their own.
 // ond/internal/fault.hpp         How the codec raises an error with or without exceptions; needed
 //                                by the two above, not used on its own outside codec/.
 // ond/internal/varint_level.hpp  The tokens section's varint fast-path levels: the fuzz harnesses
