@@ -3,7 +3,7 @@
 #         -P compare_outputs.cmake
 # Both must exit 0 with nothing on stderr. Their outputs are kept as OUT.a.txt and OUT.b.txt. The
 # output must have at least MIN_LINES lines, MIN_ERRORS lines with an error ("err CODE offset=",
-# as codec/src/outcomes_main.cpp prints one) and MIN_OKS with a success (": ok "). On a
+# as the codec's codec_outcomes program prints one) and MIN_OKS with a success (": ok "). On a
 # difference it names the first differing line of each.
 cmake_minimum_required(VERSION 3.25)
 string(REPLACE "|" ";" args "${ARGS}")

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "framing.hpp"
+#include "ond/internal/framing.hpp"
 #include "ond/unicode.hpp"
-#include "varint_level.hpp"
+#include "ond/internal/varint_level.hpp"
 
 namespace ond::fuzz::api {
 

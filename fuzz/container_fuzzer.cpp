@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "framing.hpp"
+#include "ond/internal/framing.hpp"
 #include "fuzz_support.hpp"
 #include "model_reader.hpp"
 #include "mutator.hpp"

@@ -7,7 +7,7 @@
 #include "cuts.hpp"
 #include "mutator.hpp"
 #include "readers.hpp"
-#include "varint_level.hpp"
+#include "ond/internal/varint_level.hpp"
 
 OND_FUZZ_STRUCTURE_MUTATOR
 

@@ -11,7 +11,8 @@
 #include "fuzz_support.hpp"
 #include "model_reader.hpp"
 #include "provider.hpp"
-#include "sections.hpp"
+#include "ond/internal/doc_list_build.hpp"
+#include "ond/internal/sections.hpp"
 
 namespace ond::fuzz {
 

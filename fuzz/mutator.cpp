@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "framing.hpp"
+#include "ond/internal/framing.hpp"
 #include "fuzz_support.hpp"
-#include "sections.hpp"
+#include "ond/internal/limits.hpp"
 
 extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
 

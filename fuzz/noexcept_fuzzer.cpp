@@ -16,7 +16,7 @@
 
 #include "fuzz_support.hpp"
 #include "mutator.hpp"
-#include "outcomes.hpp"
+#include "ond/internal/outcomes.hpp"
 
 OND_FUZZ_STRUCTURE_MUTATOR
 

@@ -10,7 +10,7 @@
 #error "compile with -fno-exceptions against ond_codec_noexcept_renamed"
 #endif
 
-#include "outcomes.hpp"
+#include "ond/internal/outcomes.hpp"
 
 std::string noexcept_outcomes(const std::uint8_t* data, std::size_t size);
 

@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "harness.hpp"
-#include "varint_level.hpp"
+#include "ond/internal/varint_level.hpp"
 
 namespace {
 

@@ -28,6 +28,12 @@ inc="$work/prefix/include/ond"
 for f in hex.hpp splitmix64.hpp; do
   [ ! -e "$inc/$f" ] || { echo "ond/$f is installed" >&2; exit 1; }
 done
+# Nor the codec's internal surface (codec/internal/ond/internal/, ond::codec_internal).
+[ ! -e "$inc/internal" ] && [ ! -e "$inc/internal.hpp" ] || { echo "ond/internal is installed" >&2; exit 1; }
+if grep -n 'codec_internal\|framing\|/internal' "$pkg"/ondTargets*.cmake; then
+  echo "the installed targets name the codec's internal surface" >&2
+  exit 1
+fi
 if grep -nE '#include.*(inspect|listing)\.hpp' "$inc/ond.hpp"; then
   echo "ond/ond.hpp includes the tooling headers" >&2
   exit 1

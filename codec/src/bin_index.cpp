@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sections.hpp"
+#include "ond/internal/sections.hpp"
 
 namespace ond {
 

@@ -7,8 +7,8 @@
 
 #include "ond/error.hpp"
 #include "ond/unicode.hpp"
-#include "doc_list_build.hpp"
-#include "fault.hpp"
+#include "ond/internal/doc_list_build.hpp"
+#include "ond/internal/fault.hpp"
 
 namespace ond {
 

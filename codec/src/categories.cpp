@@ -2,8 +2,9 @@
 #include <string>
 #include <unordered_set>
 
+#include "ond/internal/doc_list_build.hpp"
 #include "labels.hpp"
-#include "sections.hpp"
+#include "ond/internal/sections.hpp"
 #include "trace_format.hpp"
 
 namespace ond::detail {

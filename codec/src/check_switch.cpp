@@ -1,5 +1,5 @@
 // The switches of check_switch.hpp; compiled into ond_codec_switchable only.
-#include "check_switch.hpp"
+#include "ond/internal/check_switch.hpp"
 
 #include <atomic>
 

@@ -1,5 +1,6 @@
 // Whole containers from a buffer: decode() and validate().
-#include "sections.hpp"
+#include "ond/internal/doc_list_build.hpp"
+#include "ond/internal/sections.hpp"
 #include "trace_format.hpp"
 
 namespace ond::detail {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "ond/reader.hpp"
-#include "sections.hpp"
+#include "ond/internal/sections.hpp"
 #include "test_support.hpp"
 
 namespace ond {

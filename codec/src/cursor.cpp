@@ -1,4 +1,4 @@
-#include "cursor.hpp"
+#include "ond/internal/cursor.hpp"
 
 #include "ond/hex.hpp"
 

@@ -1,8 +1,9 @@
 // DocBinReader: an ONDB's records one at a time (R27).
 #include <optional>
 
+#include "ond/internal/doc_list_build.hpp"
 #include "ond/reader.hpp"
-#include "sections.hpp"
+#include "ond/internal/sections.hpp"
 
 namespace ond {
 

@@ -10,7 +10,7 @@
 
 #include "ond/error.hpp"
 #include "ond/unicode.hpp"
-#include "fault.hpp"
+#include "ond/internal/fault.hpp"
 
 namespace ond {
 

@@ -12,7 +12,7 @@
 #include "ond/error.hpp"
 #include "ond/reader.hpp"
 #include "ond/writer.hpp"
-#include "doc_list_build.hpp"
+#include "ond/internal/doc_list_build.hpp"
 #include "test_support.hpp"
 
 namespace ond {

@@ -1,6 +1,7 @@
 // Entities, section 4 (R22, R15, R3).
+#include "ond/internal/doc_list_build.hpp"
 #include "labels.hpp"
-#include "sections.hpp"
+#include "ond/internal/sections.hpp"
 #include "trace_format.hpp"
 
 namespace ond::detail {

@@ -1,4 +1,4 @@
-#include "fault.hpp"
+#include "ond/internal/fault.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,8 +1,8 @@
-#include "framing.hpp"
+#include "ond/internal/framing.hpp"
 
 #include <algorithm>
 
-#include "sections.hpp"
+#include "ond/internal/sections.hpp"
 
 namespace ond::framing {
 

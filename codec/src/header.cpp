@@ -12,7 +12,7 @@
 #include <zlib.h>
 #endif
 
-#include "sections.hpp"
+#include "ond/internal/sections.hpp"
 #include "ond/hex.hpp"
 #include "trace_format.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <set>
 
-#include "sections.hpp"
+#include "ond/internal/sections.hpp"
 #include "test_support.hpp"
 
 namespace ond {

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "ond/inspect.hpp"
-#include "sections.hpp"
+#include "ond/internal/sections.hpp"
 #include "trace_format.hpp"
 
 namespace ond::detail {

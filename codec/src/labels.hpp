@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "sections.hpp"
+#include "ond/internal/sections.hpp"
 
 namespace ond::detail {
 

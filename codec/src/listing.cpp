@@ -4,7 +4,7 @@
 #include <cstring>
 #include <optional>
 
-#include "fault.hpp"
+#include "ond/internal/fault.hpp"
 #include "ond/hex.hpp"
 #include "ond/stream.hpp"
 

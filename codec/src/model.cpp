@@ -7,7 +7,7 @@
 #include "ond/error.hpp"
 #include "ond/reader.hpp"
 #include "ond/unicode.hpp"
-#include "fault.hpp"
+#include "ond/internal/fault.hpp"
 
 namespace ond {
 

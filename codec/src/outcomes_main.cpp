@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "outcomes.hpp"
+#include "ond/internal/outcomes.hpp"
 
 int main(int argc, char** argv) {
     namespace fs = std::filesystem;

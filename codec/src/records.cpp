@@ -4,7 +4,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "sections.hpp"
+#include "ond/internal/doc_list_build.hpp"
+#include "ond/internal/sections.hpp"
 #include "trace_format.hpp"
 
 namespace ond::detail {

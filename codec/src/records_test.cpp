@@ -1,7 +1,7 @@
 // ONDB bins: section 5 and its records (R9-R11 for records, R13 against the shared table).
 #include <gtest/gtest.h>
 
-#include "check_switch.hpp"
+#include "ond/internal/check_switch.hpp"
 #include "test_support.hpp"
 
 namespace ond {

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <optional>
 
-#include "fault.hpp"
+#include "ond/internal/fault.hpp"
 #include "ond/writer.hpp"
 
 namespace ond {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "check_switch.hpp"
+#include "ond/internal/check_switch.hpp"
 #include "test_support.hpp"
 
 namespace ond {

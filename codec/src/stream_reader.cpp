@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "ond/stream.hpp"
-#include "sections.hpp"
+#include "ond/internal/sections.hpp"
 
 namespace ond {
 

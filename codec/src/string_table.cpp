@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "ascii.hpp"
-#include "sections.hpp"
+#include "ond/internal/sections.hpp"
 #include "trace_format.hpp"
 #include "ond/unicode.hpp"
 

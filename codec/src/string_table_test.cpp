@@ -1,7 +1,7 @@
 // Strings (R5) and the string table, section 1 (R12-R15).
 #include <gtest/gtest.h>
 
-#include "sections.hpp"
+#include "ond/internal/sections.hpp"
 #include "test_support.hpp"
 
 namespace ond {

@@ -1,5 +1,6 @@
 // The text, section 2 (R16).
-#include "sections.hpp"
+#include "ond/internal/doc_list_build.hpp"
+#include "ond/internal/sections.hpp"
 #include "trace_format.hpp"
 #include "ond/unicode.hpp"
 

@@ -3,7 +3,8 @@
 #include <array>
 #include <cstring>
 
-#include "sections.hpp"
+#include "ond/internal/doc_list_build.hpp"
+#include "ond/internal/sections.hpp"
 #include "trace_format.hpp"
 #include "varint_bulk.hpp"
 

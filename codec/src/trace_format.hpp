@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sections.hpp"
+#include "ond/internal/sections.hpp"
 
 namespace ond::detail {
 

@@ -19,8 +19,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "cursor.hpp"
-#include "varint_level.hpp"
+#include "ond/internal/cursor.hpp"
+#include "ond/internal/varint_level.hpp"
 
 namespace ond::detail::varint_bulk {
 

@@ -6,6 +6,7 @@
 // the same tokens as at the scalar level; and so must sections with a sentence mark of 3.
 #include <algorithm>
 
+#include "ond/internal/doc_list_build.hpp"
 #include "varint_bulk_testing.hpp"
 
 namespace ond::detail::bulk_testing {

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "sections.hpp"
+#include "ond/internal/sections.hpp"
 #include "varint_bulk.hpp"
-#include "varint_level.hpp"
+#include "ond/internal/varint_level.hpp"
 
 namespace ond::detail::bulk_testing {
 

@@ -1,6 +1,6 @@
 // The choice of varint fast paths (varint_level.hpp): made once, from the CPU and
 // OND_VARINT_LEVEL, and changeable by tests and benchmarks.
-#include "varint_level.hpp"
+#include "ond/internal/varint_level.hpp"
 
 #include <atomic>
 #include <cstdlib>

@@ -3,7 +3,7 @@
 
 #include <cstdlib>
 
-#include "varint_level.hpp"
+#include "ond/internal/varint_level.hpp"
 
 namespace ond::detail {
 namespace {

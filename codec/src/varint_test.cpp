@@ -4,7 +4,7 @@
 #include <climits>
 #include <cmath>
 
-#include "cursor.hpp"
+#include "ond/internal/cursor.hpp"
 #include "test_support.hpp"
 
 namespace ond::detail {

@@ -14,9 +14,9 @@
 
 #include "ond/unicode.hpp"
 #include "ond/writer.hpp"
-#include "fault.hpp"
-#include "sections.hpp"
-#include "write_limits.hpp"
+#include "ond/internal/fault.hpp"
+#include "ond/internal/sections.hpp"
+#include "ond/internal/limits.hpp"
 
 namespace ond {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "doc_list_build.hpp"
+#include "ond/internal/doc_list_build.hpp"
 #include "test_support.hpp"
 
 namespace ond {

@@ -15,7 +15,7 @@
 #include "ond/writer.hpp"
 #include "raw_doc.hpp"
 #include "ond/corpus_sha256.hpp"
-#include "check_switch.hpp"
+#include "ond/internal/check_switch.hpp"
 #include "table_order.hpp"
 
 namespace ond::corpus::gen {

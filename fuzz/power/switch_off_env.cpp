@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "check_switch.hpp"
+#include "ond/internal/check_switch.hpp"
 
 namespace {
 

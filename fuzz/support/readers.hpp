@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "cursor.hpp"
+#include "ond/internal/cursor.hpp"
 
 namespace ond::fuzz {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cursor.hpp"
+#include "ond/internal/cursor.hpp"
 #include "fuzz_support.hpp"
 #include "ond/ond.hpp"
 

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "ond/ond.hpp"
-#include "write_limits.hpp"
+#include "ond/internal/limits.hpp"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <string>
 
-#include "check_switch.hpp"
-#include "fault.hpp"
+#include "ond/internal/check_switch.hpp"
+#include "ond/internal/fault.hpp"
 #include "ond/error.hpp"
 #include "ond/reader.hpp"
 

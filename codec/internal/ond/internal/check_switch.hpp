@@ -25,7 +25,7 @@
 #include <string_view>
 #include <vector>
 
-#include "fault.hpp"
+#include "ond/internal/fault.hpp"
 #include "ond/error.hpp"
 #include "ond/writer_rules.hpp"
 

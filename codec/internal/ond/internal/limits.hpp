@@ -1,10 +1,14 @@
-// What the canonical writer can fit in the format's fields, as arithmetic on sizes, so the
-// checks (and their unit tests) reach the limits without building gigabyte strings. Internal.
+// The format's size limits: the most tokens a document may declare (R17), and what the canonical
+// writer can fit in the format's fields, as arithmetic on sizes, so the checks (and their tests)
+// reach the limits without building gigabyte strings.
 #pragma once
 
 #include <cstdint>
 
 namespace ond::detail {
+
+// A tokens section declares at most 2^25 tokens (R17).
+inline constexpr std::uint32_t max_tokens = 33'554'432;
 
 // A string's length is stored as (bytes << 1 | flag) in a varint of at most 32 bits.
 inline constexpr std::uint64_t max_string_bytes = 0x7FFFFFFFu;

@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cursor.hpp"
-#include "doc_list_build.hpp"
+#include "ond/internal/cursor.hpp"
+#include "ond/internal/limits.hpp"
 #include "ond/inspect.hpp"
 #include "ond/model.hpp"
 
@@ -264,7 +264,6 @@ Summary decode_container(Bytes input, std::uint64_t origin, Container* out, Trac
 
 // Range checks shared by reader and writer.
 inline bool confidence_ok(float c) noexcept { return c >= 0.0f && c <= 1.0f; }  // false for NaN
-inline constexpr std::uint32_t max_tokens = 33'554'432;
 
 // A count for messages, with thousands separators: 33554432 -> "33,554,432".
 inline std::string grouped(std::uint64_t n) {
