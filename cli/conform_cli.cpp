@@ -12,7 +12,7 @@
 
 #include "conform_cli.hpp"
 #include "report/report.hpp"
-#include "suite/runner.hpp"
+#include "conform_run.hpp"
 
 #ifndef OND_DEFAULT_CORPUS_DIR
 #define OND_DEFAULT_CORPUS_DIR "corpus"

@@ -10,7 +10,7 @@
 #include "ond/corpus_sha256.hpp"
 #include "suite/mutate.hpp"
 #include "sections.hpp"
-#include "suite/testee.hpp"
+#include "suite/reference.hpp"
 
 namespace ond::conformance {
 

@@ -18,7 +18,7 @@
 #include "transport/process.hpp"
 #include "transport/proctree.hpp"
 #include "test_conform_run.hpp"
-#include "suite/testee.hpp"
+#include "suite/reference.hpp"
 #include "transport/frame.hpp"
 
 namespace ond::conformance {
