@@ -1,5 +1,5 @@
 // `ond conform`'s command line (CLI11), with its streams given (the tests run it in-process):
-// options parsed and range-checked here, the run is the conformance library's run_conformance.
+// options parsed and range-checked here; the run is the pipeline of conform_run.hpp.
 #pragma once
 
 #include <iosfwd>

@@ -85,13 +85,16 @@ Container basic_container(bool crc, const std::string& text) {
     return c;
 }
 
-std::string build_fixture_corpus(const std::string& dir) {
-    namespace fs = std::filesystem;
-    fs::create_directories(dir + "/cases");
+namespace {
+
+// Writes a fixture case's files under `dir` and keeps its manifest entry.
+struct FixtureWriter {
+    std::string dir;
     nlohmann::json cases = nlohmann::json::array();
-    auto add = [&](const std::string& id, const char* kind, const char* area, const char* verdict, std::vector<std::string> rules,
-                   const std::string& input, const std::string& ext, const std::optional<std::string>& expected,
-                   const std::string& exp_ext, const char* error, bool canonical) {
+
+    void add(const std::string& id, const char* kind, const char* area, const char* verdict, std::vector<std::string> rules,
+             const std::string& input, const std::string& ext, const std::optional<std::string>& expected,
+             const std::string& exp_ext, const char* error, bool canonical) {
         std::string stem = id;
         for (auto& ch : stem)
             if (ch == '/') ch = '_';
@@ -113,12 +116,11 @@ std::string build_fixture_corpus(const std::string& dir) {
         write_file(dir + "/" + listing_rel, "listing of " + id + "\n");
         c["listing"] = listing_rel;
         cases.push_back(c);
-    };
+    }
+};
 
-    Container basic = basic_container(true);
-    std::string basic_bytes = to_string(encode(basic));
-    std::string basic_json = json::to_json(basic);
-    add("valid/document/basic", "decode", "document", "valid", {"R3", "R6", "R7", "W1"}, basic_bytes, ".ondc", basic_json, ".json",
+void add_decode_cases(FixtureWriter& w, const std::string& basic_bytes, const std::string& basic_json) {
+    w.add("valid/document/basic", "decode", "document", "valid", {"R3", "R6", "R7", "W1"}, basic_bytes, ".ondc", basic_json, ".json",
         nullptr, true);
 
     Container bin;
@@ -126,14 +128,14 @@ std::string build_fixture_corpus(const std::string& dir) {
     bin.crc = true;
     bin.docs.push_back(make_doc(bin.strings, "one two"));
     bin.docs.push_back(make_doc(bin.strings, "three four five"));
-    add("valid/bin/two-docs", "decode", "bin", "valid", {"R6", "W1"}, to_string(encode(bin)), ".ondb", json::to_json(bin), ".json",
+    w.add("valid/bin/two-docs", "decode", "bin", "valid", {"R6", "W1"}, to_string(encode(bin)), ".ondb", json::to_json(bin), ".json",
         nullptr, true);
 
     Container boom = basic_container(false, "boom goes the case");
-    add("valid/text/boom", "decode", "text", "valid", {"R6"}, to_string(encode(boom)), ".ondc", json::to_json(boom), ".json", nullptr, true);
+    w.add("valid/text/boom", "decode", "text", "valid", {"R6"}, to_string(encode(boom)), ".ondc", json::to_json(boom), ".json", nullptr, true);
 
     Container hang = basic_container(false, "please hang on here");
-    add("valid/text/hang-marker", "decode", "text", "valid", {"R6"}, to_string(encode(hang)), ".ondc", json::to_json(hang), ".json",
+    w.add("valid/text/hang-marker", "decode", "text", "valid", {"R6"}, to_string(encode(hang)), ".ondc", json::to_json(hang), ".json",
         nullptr, true);
 
     {
@@ -143,22 +145,22 @@ std::string build_fixture_corpus(const std::string& dir) {
         unknown.id = 9;
         unknown.content = "xyz";
         l->sections.push_back(unknown);
-        add("noncanonical/section/unknown-section", "decode", "section", "noncanonical", {"R6", "R7"}, l->serialize(), ".ondc",
+        w.add("noncanonical/section/unknown-section", "decode", "section", "noncanonical", {"R6", "R7"}, l->serialize(), ".ondc",
             basic_json, ".json", nullptr, false);
     }
     {
         std::string b = basic_bytes;
         b[b.size() - 2] = static_cast<char>(b[b.size() - 2] ^ 0x10);
-        add("invalid/crc/mismatch", "decode", "crc", "invalid", {"R7"}, b, ".ondc", std::nullopt, "", "crc.mismatch", false);
+        w.add("invalid/crc/mismatch", "decode", "crc", "invalid", {"R7"}, b, ".ondc", std::nullopt, "", "crc.mismatch", false);
     }
-    add("invalid/tokens/nan-confidence", "decode", "tokens", "invalid", {"R3"}, patch_float(basic_bytes, 0.7654321f, 0x7FC00000u), ".ondc",
+    w.add("invalid/tokens/nan-confidence", "decode", "tokens", "invalid", {"R3"}, patch_float(basic_bytes, 0.7654321f, 0x7FC00000u), ".ondc",
         std::nullopt, "", "tokens.confidence-out-of-range", false);
     {
         std::string b = basic_bytes;
         b[0] = 'X';
-        add("invalid/header/bad-magic", "decode", "header", "invalid", {"R6"}, b, ".ondc", std::nullopt, "", "header.bad-magic", false);
+        w.add("invalid/header/bad-magic", "decode", "header", "invalid", {"R6"}, b, ".ondc", std::nullopt, "", "header.bad-magic", false);
     }
-    add("impl/categories/score-above-one", "decode", "categories", "impl", {"R4"}, patch_float(basic_bytes, 0.3333333f, bits(2.0f)),
+    w.add("impl/categories/score-above-one", "decode", "categories", "impl", {"R4"}, patch_float(basic_bytes, 0.3333333f, bits(2.0f)),
         ".ondc", std::nullopt, "", "categories.score-out-of-range", false);
     {
         // What a reader that accepts must give: the score kept as it is.
@@ -166,29 +168,33 @@ std::string build_fixture_corpus(const std::string& dir) {
         kept.docs.edit(0, [](ond::Doc& d) { d.cats[0].score = 2.0f; });
         std::string rel = "cases/impl_categories_score-above-one.if-accepted.json";
         std::string text = json::to_json(kept);
-        write_file(dir + "/" + rel, text);
-        cases.back()["if_accepted"] = rel;
-        cases.back()["sha256"][rel] = corpus::sha256_hex(text);
+        write_file(w.dir + "/" + rel, text);
+        w.cases.back()["if_accepted"] = rel;
+        w.cases.back()["sha256"][rel] = corpus::sha256_hex(text);
     }
+}
 
+void add_stream_and_encode_cases(FixtureWriter& w, const std::string& basic_bytes, const std::string& basic_json) {
     Container plain = basic_container(false, "a second doc");
     std::string plain_bytes = to_string(encode(plain));
-    add("valid/stream/two-docs", "stream", "stream", "valid", {"R25"}, basic_bytes + plain_bytes, ".stream",
+    w.add("valid/stream/two-docs", "stream", "stream", "valid", {"R25"}, basic_bytes + plain_bytes, ".stream",
         basic_json + "\n" + json::to_json(plain) + "\n", ".jsonl", nullptr, true);
-    add("invalid/stream/truncated", "stream", "stream", "invalid", {"R25"}, basic_bytes + plain_bytes.substr(0, 20), ".stream",
+    w.add("invalid/stream/truncated", "stream", "stream", "invalid", {"R25"}, basic_bytes + plain_bytes.substr(0, 20), ".stream",
         basic_json + "\n", ".jsonl", "stream.truncated", false);
 
-    add("valid/encode/basic", "encode", "encode", "valid", {"W1"}, basic_json, ".json", basic_bytes, ".ondc", nullptr, true);
+    w.add("valid/encode/basic", "encode", "encode", "valid", {"W1"}, basic_json, ".json", basic_bytes, ".ondc", nullptr, true);
     {
         auto j = nlohmann::json::parse(basic_json);
         j["doc"]["tokens"][0]["head"] = 99;
-        add("invalid/encode/head-out-of-range", "encode", "encode", "invalid", {"W1"}, j.dump(), ".json", std::nullopt, "",
+        w.add("invalid/encode/head-out-of-range", "encode", "encode", "invalid", {"W1"}, j.dump(), ".json", std::nullopt, "",
             "content.head-out-of-range", false);
     }
+}
 
+void write_manifest_and_rules(const FixtureWriter& w) {
     nlohmann::json manifest = {{"corpus_version", "0.0.1-test"}, {"format_version", 1}, {"generator", "conformance test fixture"},
-                               {"cases", cases}};
-    write_file(dir + "/manifest.json", manifest.dump(1));
+                               {"cases", w.cases}};
+    write_file(w.dir + "/manifest.json", manifest.dump(1));
     nlohmann::json rules = {{"rules",
                              {{{"id", "R3"}, {"title", "confidences"}, {"doc", "docs/rulings.md#r3"}},
                               {{"id", "R4"}, {"title", "category scores"}},
@@ -197,7 +203,20 @@ std::string build_fixture_corpus(const std::string& dir) {
                               {{"id", "R25"}, {"title", "streams"}},
                               {{"id", "W1"}, {"title", "canonical writer"}},
                               {{"id", "R99"}, {"title", "a rule without a case"}}}}};
-    write_file(dir + "/rules.json", rules.dump(1));
+    write_file(w.dir + "/rules.json", rules.dump(1));
+}
+
+}  // namespace
+
+std::string build_fixture_corpus(const std::string& dir) {
+    std::filesystem::create_directories(dir + "/cases");
+    FixtureWriter w{dir};
+    const Container basic = basic_container(true);
+    const std::string basic_bytes = to_string(encode(basic));
+    const std::string basic_json = json::to_json(basic);
+    add_decode_cases(w, basic_bytes, basic_json);
+    add_stream_and_encode_cases(w, basic_bytes, basic_json);
+    write_manifest_and_rules(w);
     return dir;
 }
 

@@ -10,7 +10,7 @@
 #include "check_switch.hpp"
 #include "ond/conformance.hpp"
 #include "ond/writer_rules.hpp"
-#include "suite/testee.hpp"
+#include "suite/reference.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
-// What the conformance library gives the `ond` tool besides the run itself (run_conformance,
-// conformance/src/suite/runner.hpp). Every command's options are the tool's (cli/).
+// What the conformance library gives the `ond` tool besides the run itself (its stages, which
+// cli/conform_run.cpp puts together). Every command's options are the tool's (cli/).
 #pragma once
 
 namespace ond::conformance {

@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "suite/classify.hpp"
-#include "suite/escape.hpp"
+#include "ond/text_escape.hpp"
 #include "report/report.hpp"
-#include "suite/runner.hpp"
+#include "suite/run_report.hpp"
 #include "test_fixture.hpp"
 #include "ond/content_json.hpp"
 
@@ -133,7 +133,7 @@ TEST(Escape, FindingsQuoteAtMostAFewHundredBytesOfTesteeText) {
 
 TEST(Escape, FieldPathOfAHugeKeyNeitherRecursesNorIsShownWhole) {
     RunReport run;
-    run.options.name = "t";
+    run.setup.name = "t";
     CaseResult r;
     r.id = "valid/x", r.area = "valid";
     r.status = Status::fail, r.answer = Answer::accept;
@@ -152,7 +152,7 @@ TEST(Escape, FieldPathOfAHugeKeyNeitherRecursesNorIsShownWhole) {
 // the corpus become links.
 TEST(Escape, ResultFileValuesBecomeLinksOnlyWhenRelative) {
     RunReport run;
-    run.options.name = "t";
+    run.setup.name = "t";
     CaseResult r;
     r.id = "valid/x", r.area = "valid";
     r.rules = {"R1", "R2"};
@@ -168,7 +168,7 @@ TEST(Escape, ResultFileValuesBecomeLinksOnlyWhenRelative) {
     run.results.push_back(derived);
     run.rules = {{"R1", "one", "JaVaScRiPt:alert(2)"}, {"R2", "two", "docs/rulings.md#r2"}};
     for (const std::string corpus : {"", "/srv/corpus"}) {
-        run.options.corpus_dir = corpus;
+        run.setup.corpus_dir = corpus;
         const std::string h = html_matrix({run});
         for (const char* bad : {"alert", "example.com", "passwd", "/x\"", "..", "\\x"})
             EXPECT_EQ(h.find(std::string("href=\"") + bad), std::string::npos) << bad;

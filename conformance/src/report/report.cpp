@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "suite/escape.hpp"
-#include "suite/runner.hpp"
+#include "ond/text_escape.hpp"
+#include "suite/run_report.hpp"
 
 namespace ond::conformance {
 
@@ -36,7 +36,7 @@ std::string findings_text(const CaseResult& r) {
 
 }  // namespace
 
-std::string corpus_path(const RunReport& rep) { return absolute_dir(rep.options.corpus_dir); }
+std::string corpus_path(const RunReport& rep) { return absolute_dir(rep.setup.corpus_dir); }
 
 std::vector<std::pair<const char*, const std::string*>> case_files(const CaseInfo& c) {
     return {{"input", &c.input_path}, {"expected", &c.expected_path}, {"if_accepted", &c.if_accepted_path}, {"listing", &c.listing_path}};
@@ -45,16 +45,16 @@ std::vector<std::pair<const char*, const std::string*>> case_files(const CaseInf
 std::string results_json(const RunReport& rep) {
     nlohmann::json j;
     j["tool"] = "ond conform";
-    j["name"] = rep.options.name.empty() ? rep.testee : rep.options.name;
+    j["name"] = rep.setup.name.empty() ? rep.testee : rep.setup.name;
     j["testee"] = safe(rep.testee);
-    j["profile"] = profile_name(rep.options.profile);
-    j["corpus"] = {{"dir", safe(rep.options.corpus_dir)}, {"path", safe(corpus_path(rep))},
+    j["profile"] = profile_name(rep.setup.profile);
+    j["corpus"] = {{"dir", safe(rep.setup.corpus_dir)}, {"path", safe(corpus_path(rep))},
                    {"corpus_version", rep.corpus_version}, {"format_version", rep.format_version}};
     j["seed"] = rep.seed;
     j["seed_origin"] = rep.seed_origin;
     j["baseline_kb"] = rep.baseline_kb;
     j["baseline_rss_kb"] = rep.baseline_kb.count("decode") ? rep.baseline_kb.at("decode") : 0;
-    j["memory_bound_kb"] = rep.options.memory_bound_kb;
+    j["memory_bound_kb"] = rep.setup.memory_bound_kb;
     j["memory_cap"] = rep.memory_cap;
     j["memory_accounting"] = rep.memory_accounting;
     j["baseline_allowance_kb"] = rep.baseline_allowance_kb;
@@ -126,7 +126,7 @@ std::string junit_xml(const RunReport& rep) {
     x << "<testsuites name=\"ond conform\" tests=\"" << rep.results.size() << "\" failures=\"" << s.failed << "\" skipped=\""
       << s.skipped + s.xfailed + s.not_run << "\" time=\"" << rep.seconds << "\">\n";
     x << " <properties><property name=\"seed\" value=\"" << rep.seed << "\"/><property name=\"profile\" value=\""
-      << profile_name(rep.options.profile) << "\"/><property name=\"testee\" value=\"" << xml_escape(safe(rep.testee))
+      << profile_name(rep.setup.profile) << "\"/><property name=\"testee\" value=\"" << xml_escape(safe(rep.testee))
       << "\"/></properties>\n";
     for (const auto& [area, list] : by_area) {
         int f = 0, sk = 0;
@@ -203,9 +203,9 @@ RunReport read_results_json(const std::string& path) {
         return out;
     };
     RunReport rep;
-    rep.options.name = safe(j.value("name", path));
+    rep.setup.name = safe(j.value("name", path));
     rep.testee = safe(str(j, "testee"));
-    rep.options.profile = enum_named<Profile>(str(j, "profile"), profile_name).value_or(Profile::spec);
+    rep.setup.profile = enum_named<Profile>(str(j, "profile"), profile_name).value_or(Profile::spec);
     if (auto it = j.find("seed"); it != j.end() && it->is_number_unsigned()) rep.seed = it->get<std::uint64_t>();
     rep.memory_accounting = safe(str(j, "memory_accounting"));
     rep.baseline_allowance_kb = static_cast<long>(num(j, "baseline_allowance_kb"));
@@ -214,7 +214,7 @@ RunReport read_results_json(const std::string& path) {
             if (kb.is_number()) rep.baseline_kb[safe(op)] = kb.get<long>();
     if (j.contains("corpus") && j["corpus"].is_object()) {
         const auto& c = j["corpus"];
-        rep.options.corpus_dir = safe(str(c, "path").empty() ? absolute_dir(str(c, "dir")) : str(c, "path"));
+        rep.setup.corpus_dir = safe(str(c, "path").empty() ? absolute_dir(str(c, "dir")) : str(c, "path"));
         rep.corpus_version = safe(str(c, "corpus_version"));
     }
     const auto& sj = j["summary"];

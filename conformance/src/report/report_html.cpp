@@ -12,9 +12,9 @@
 #include <sstream>
 #include <tuple>
 
-#include "suite/escape.hpp"
+#include "ond/text_escape.hpp"
 #include "report/report.hpp"
-#include "suite/runner.hpp"
+#include "suite/run_report.hpp"
 
 namespace ond::conformance {
 
@@ -113,14 +113,14 @@ class Page {
 public:
     explicit Page(const std::vector<RunReport>& runs) {
         for (const auto& run : runs) {
-            Column col{&run, run.options.name.empty() ? run.testee : run.options.name, {}};
+            Column col{&run, run.setup.name.empty() ? run.testee : run.setup.name, {}};
             for (const auto& r : run.results) {
                 col.cells.emplace(r.id, &r);
                 rows_.emplace(r.id, &r);
             }
             for (const auto& rule : run.rules)
                 if (!rules_.count(rule.id) || rules_[rule.id].doc.empty()) rules_[rule.id] = rule;
-            if (corpus_.empty() && !run.options.corpus_dir.empty()) corpus_ = corpus_path(run);
+            if (corpus_.empty() && !run.setup.corpus_dir.empty()) corpus_ = corpus_path(run);
             cols_.push_back(std::move(col));
         }
     }
@@ -216,7 +216,7 @@ private:
         for (const auto& c : cols_) {
             const RunReport& run = *c.run;
             const bool ok = run.summary.ok;
-            h_ << "<tr><td>" << esc(c.name) << "</td><td>" << esc(run.testee) << "</td><td>" << profile_name(run.options.profile)
+            h_ << "<tr><td>" << esc(c.name) << "</td><td>" << esc(run.testee) << "</td><td>" << profile_name(run.setup.profile)
                << "</td><td>" << run.seed << "</td><td>" << esc(memory_line(run)) << "</td><td class=\"" << (ok ? "ok" : "bad") << "\">" << (ok ? "PASSED: " : "FAILED: ")
                << esc(summary_line(run.summary)) << "</td></tr>\n";
         }

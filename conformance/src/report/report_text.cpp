@@ -7,9 +7,9 @@
 #include <set>
 #include <sstream>
 
-#include "suite/escape.hpp"
+#include "ond/text_escape.hpp"
 #include "report/report.hpp"
-#include "suite/runner.hpp"
+#include "suite/run_report.hpp"
 
 namespace ond::conformance {
 
@@ -118,11 +118,11 @@ std::string quoted_argv(const std::vector<std::string>& argv) {
 
 // `ond conform` as this run was invoked, narrowed to one case: the options that choose other
 // cases or write reports are left out; the seed is pinned whenever it matters.
-std::string rerun_command(const RunReport& rep, const CaseResult& r) {
+std::string rerun_command(const RunReport& rep, const ReportInput& in, const CaseResult& r) {
     static const std::set<std::string> dropped = {"--filter", "--skip", "--json", "--junit", "--html", "--expected-failures",
                                                   "--write-expected-failures", "--seed"};
-    const auto& argv = rep.options.argv;
-    std::string cmd = rep.options.shell_env + rep.options.shell_ond;
+    const auto& argv = in.argv;
+    std::string cmd = in.shell_env + in.shell_ond;
     for (std::size_t i = 0; i < argv.size(); ++i) {
         const std::string& arg = argv[i];
         const auto eq = arg.find('=');
@@ -150,13 +150,13 @@ std::string first_required(const CaseResult& r) {
 
 // For the first few failures: the case's file, the testee's command as it was run on it, its
 // listing (`ond inspect`) and the `ond conform` line that runs that case alone.
-void print_reproduce(std::ostream& out, const RunReport& rep) {
+void print_reproduce(std::ostream& out, const RunReport& rep, const ReportInput& in) {
     constexpr std::size_t shown = 3;
     std::vector<const CaseResult*> failing;
     for (const auto& r : rep.results)
         if (r.status == Status::fail) failing.push_back(&r);
     if (failing.empty()) return;
-    const auto& opt = rep.options;
+    const auto& opt = rep.setup;
     if (failing.size() == 1) out << "\nTo reproduce the failure:\n";
     else
         out << "\nTo reproduce the first " << std::min(shown, failing.size()) << " of " << failing.size() << " failures:\n";
@@ -166,7 +166,7 @@ void print_reproduce(std::ostream& out, const RunReport& rep) {
     for (std::size_t k = 0; k < failing.size() && k < shown; ++k) {
         const CaseResult& r = *failing[k];
         const std::string file = shell_quote((std::filesystem::path(opt.corpus_dir) / r.input_path).string());
-        const std::string inspect = opt.shell_ond + (r.kind == CaseKind::stream ? " inspect --stream " : " inspect ");
+        const std::string inspect = in.shell_ond + (r.kind == CaseKind::stream ? " inspect --stream " : " inspect ");
         out << "  " << r.id << "  " << safe(first_required(r)) << "\n";
         auto saved_file = [&](const char* label) {
             for (const auto& [l, path] : r.saved)
@@ -174,13 +174,13 @@ void print_reproduce(std::ostream& out, const RunReport& rep) {
             return std::string();
         };
         const std::string argv_of_kind =
-            rep.commands.count(r.kind) ? quoted_argv(rep.commands.at(r.kind)) : opt.shell_ond + " " + kind_name(r.kind);
+            rep.commands.count(r.kind) ? quoted_argv(rep.commands.at(r.kind)) : in.shell_ond + " " + kind_name(r.kind);
         // A persistent adapter reads frames, not a file: the rerun line sends it the case alone.
         auto run_line = [&](const std::string& bytes, const char* what) {
-            if (!opt.persistent.empty())
+            if (opt.persistent)
                 line("testee:", argv_of_kind + "  (persistent: it got " + what + " as one request; rerun sends it alone)");
             else
-                line("run:", opt.shell_env + argv_of_kind + " < " + bytes);
+                line("run:", in.shell_env + argv_of_kind + " < " + bytes);
         };
         if (r.origin == Origin::large) {
             line("input:", safe(r.description) + " (made by the runner piece by piece; too large to save: rerun makes it again)");
@@ -202,21 +202,21 @@ void print_reproduce(std::ostream& out, const RunReport& rep) {
             auto it = rep.commands.find(r.kind);
             const std::string argv = it == rep.commands.end() ? std::string() : quoted_argv(it->second);
             line("file:", file);
-            if (!opt.persistent.empty()) line("testee:", argv + "  (persistent: it got this file as one request; rerun sends it alone)");
-            else if (argv.empty()) line("run:", opt.shell_ond + " " + kind_name(r.kind) + " < " + file);
-            else line("run:", opt.shell_env + argv + " < " + file + (r.kind == CaseKind::encode ? " | " + opt.shell_ond + " inspect" : ""));
+            if (opt.persistent) line("testee:", argv + "  (persistent: it got this file as one request; rerun sends it alone)");
+            else if (argv.empty()) line("run:", in.shell_ond + " " + kind_name(r.kind) + " < " + file);
+            else line("run:", in.shell_env + argv + " < " + file + (r.kind == CaseKind::encode ? " | " + in.shell_ond + " inspect" : ""));
             if (r.kind != CaseKind::encode) line("inspect:", inspect + file);
             else if (!r.expected_path.empty())
-                line("inspect:", opt.shell_ond + " inspect " + shell_quote((std::filesystem::path(opt.corpus_dir) / r.expected_path).string()) +
+                line("inspect:", in.shell_ond + " inspect " + shell_quote((std::filesystem::path(opt.corpus_dir) / r.expected_path).string()) +
                                      "  (the expected bytes)");
             if (!saved_file("written").empty())
                 line("written:", saved_file("written") + "  (what the encoder wrote" +
                                      (r.kind == CaseKind::encode ? std::string() : " on the round trip") + "; compare with `" +
-                                     opt.shell_ond + " inspect` of it)");
+                                     in.shell_ond + " inspect` of it)");
             if (!saved_file("expected").empty())
                 line("expected:", saved_file("expected") + "  (the canonical bytes it should have written)");
         }
-        line("rerun:", rerun_command(rep, r));
+        line("rerun:", rerun_command(rep, in, r));
     }
 }
 
@@ -229,9 +229,9 @@ void print_findings(std::ostream& out, const RunReport& rep, Status status, Leve
 
 }  // namespace
 
-void text_report(const RunReport& rep, std::ostream& out) {
+void text_report(const RunReport& rep, const ReportInput& in, std::ostream& out) {
     const auto& s = rep.summary;
-    const auto& opt = rep.options;
+    const auto& opt = rep.setup;
     if (s.failed) out << "\nFailures (required):\n";
     print_findings(out, rep, Status::fail, Level::required, "FAIL");
     if (s.xfailed) {
@@ -245,13 +245,13 @@ void text_report(const RunReport& rep, std::ostream& out) {
         int shown = 0;
         for (const auto& r : rep.results)
             for (const auto& f : r.findings)
-                if (f.level == Level::recommended && (opt.verbose || shown++ < 50))
+                if (f.level == Level::recommended && (in.verbose || shown++ < 50))
                     out << "  WARN " << r.id << " " << finding_text(f) << "\n";
-        if (!opt.verbose && shown > 50) out << "  ... " << shown - 50 << " more (--verbose, or see --json)\n";
+        if (!in.verbose && shown > 50) out << "  ... " << shown - 50 << " more (--verbose, or see --json)\n";
     }
     if (s.info) {
         out << "\nImplementation-defined cases answered otherwise than the reference, as the spec allows: " << s.info << "\n";
-        if (opt.verbose) print_findings(out, rep, Status::info, Level::info, "INFO");
+        if (in.verbose) print_findings(out, rep, Status::info, Level::info, "INFO");
     }
     if (rep.stopped_early)
         out << "\nSTOPPED after " << opt.max_consecutive_failures << " crashes, time-outs or protocol errors in a row "
@@ -271,8 +271,8 @@ void text_report(const RunReport& rep, std::ostream& out) {
         std::size_t shown = 0;
         for (const auto* lines : {&listed.unknown, &listed.notes})
             for (const auto& line : *lines)
-                if (opt.verbose || shown++ < 50) out << "  " << line << "\n";
-        if (!opt.verbose && shown > 50) out << "  ... " << shown - 50 << " more (--verbose, or see --json)\n";
+                if (in.verbose || shown++ < 50) out << "  " << line << "\n";
+        if (!in.verbose && shown > 50) out << "  ... " << shown - 50 << " more (--verbose, or see --json)\n";
         if (!listed.unknown.empty())
             out << "  " << (opt.allow_unknown_expected_failures ? "allowed by --allow-unknown-expected-failures"
                                                                  : "an entry that matches no case fails the run (--allow-unknown-expected-failures: a warning)")
@@ -283,14 +283,14 @@ void text_report(const RunReport& rep, std::ostream& out) {
         for (const auto& id : rep.stale) out << "  STALE " << id << "\n";
     }
     if (!rep.stale.empty() || !listed.unknown.empty() || (s.failed && !opt.expected_failures.empty())) {
-        std::string cmd = rep.options.shell_env + rep.options.shell_ond;
-        for (std::size_t i = 0; i < opt.argv.size(); ++i) {
-            if (opt.argv[i] == "--write-expected-failures") {
+        std::string cmd = in.shell_env + in.shell_ond;
+        for (std::size_t i = 0; i < in.argv.size(); ++i) {
+            if (in.argv[i] == "--write-expected-failures") {
                 ++i;
                 continue;
             }
-            if (opt.argv[i].rfind("--write-expected-failures=", 0) == 0) continue;
-            cmd += " " + shell_quote(opt.argv[i]);
+            if (in.argv[i].rfind("--write-expected-failures=", 0) == 0) continue;
+            cmd += " " + shell_quote(in.argv[i]);
         }
         std::string file = opt.expected_failures.empty() ? "expected-failures.txt" : opt.expected_failures;
         cmd += " --write-expected-failures " + shell_quote(file);
@@ -300,7 +300,7 @@ void text_report(const RunReport& rep, std::ostream& out) {
         << s.uncovered_rules << " rules without a case" << (opt.require_rule_coverage ? " (required)" : "") << "; seed " << rep.seed
         << "; " << std::fixed << std::setprecision(1) << rep.seconds << " s\n";
     if (!rep.memory_accounting.empty()) out << "memory: " << memory_line(rep) << "\n";
-    print_reproduce(out, rep);
+    print_reproduce(out, rep, in);
 }
 
 }  // namespace ond::conformance

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "suite/escape.hpp"
+#include "suite/reference.hpp"
+#include "ond/text_escape.hpp"
 #include "suite/writer_check.hpp"
 #include "ond/content_json.hpp"
 #include "ond/error.hpp"
@@ -448,5 +449,9 @@ CaseResult classify(const Case& c, const TesteeResult& o, const ClassifyOptions&
     else r.status = Status::pass;
     return r;
 }
+
+Op op_of(CaseKind k) { return op_of_kind(k); }
+
+const char* op_word(Op op) { return op == Op::decode ? "decode" : op == Op::encode ? "encode" : "stream"; }
 
 }  // namespace ond::conformance

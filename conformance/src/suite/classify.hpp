@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "suite/cases.hpp"
-#include "suite/testee.hpp"
+#include "transport/testee.hpp"
 
 namespace ond::conformance {
 
@@ -72,7 +72,7 @@ struct CaseResult : CaseInfo {
     std::vector<Finding> findings;
     // Files written next to the reports to reproduce the failure by hand, as (label, path): a
     // derived or fuzz case's input, a large case's recipe, what an encoder wrote and the bytes it
-    // should have written (runner.cpp, save_failure_files).
+    // should have written (settle.cpp, save_failure_files).
     std::vector<std::pair<std::string, std::string>> saved;
     int recommended_pass = 0, recommended_fail = 0;
     long peak_kb = 0, growth_kb = 0;
@@ -92,5 +92,9 @@ struct ClassifyOptions {
 std::size_t output_limit(const Case& c);
 
 CaseResult classify(const Case& c, const TesteeResult& o, const ClassifyOptions& opt);
+
+// The operation a kind of case asks of the testee, and its word in reports ("decode").
+Op op_of(CaseKind k);
+const char* op_word(Op op);
 
 }  // namespace ond::conformance

@@ -10,7 +10,7 @@
 #include "ond/corpus_sha256.hpp"
 #include "suite/mutate.hpp"
 #include "sections.hpp"
-#include "suite/testee.hpp"
+#include "suite/reference.hpp"
 
 namespace ond::conformance {
 
@@ -141,137 +141,152 @@ void derive_if_accepted(Case& c) {
     }
 }
 
+namespace {
+
+using Keep = std::function<bool(const std::string&)>;
+
+// Bit flips of CRC-protected sources.
+void derive_bitflips(const std::vector<const Case*>& sources, const DeriveOptions& opt, const Keep& keep, std::vector<Case>& out) {
+    std::vector<const Case*> crc;
+    std::vector<std::uint64_t> start;
+    std::uint64_t total = 0;
+    for (const auto* s : sources)
+        if (static_cast<unsigned char>(s->input[6]) & 1) crc.push_back(s), start.push_back(total), total += s->input.size() * 8;
+    std::size_t si = 0;
+    sample(total, opt.max_per_kind, [&](std::uint64_t g) {
+        while (si + 1 < crc.size() && start[si + 1] <= g) ++si;
+        const Case& src = *crc[si];
+        std::uint64_t bit = g - start[si];
+        Case c = derived(src, Origin::bitflip, "bit" + std::to_string(bit));
+        if (!keep(c.id)) return;
+        c.input = src.input;
+        c.input[bit / 8] = static_cast<char>(c.input[bit / 8] ^ (1 << (bit % 8)));
+        c.verdict = CaseVerdict::invalid;
+        c.expect_accept = false;
+        c.rules = {"R7"};
+        c.description = "bit " + std::to_string(bit) + " of " + src.id + " flipped; the CRC must catch it";
+        c.check_memory = true;
+        out.push_back(std::move(c));
+    });
+}
+
+// Proper prefixes.
+void derive_prefixes(const std::vector<const Case*>& sources, const DeriveOptions& opt, const Keep& keep, std::vector<Case>& out) {
+    std::vector<std::uint64_t> start;
+    std::uint64_t total = 0;
+    for (const auto* s : sources) start.push_back(total), total += s->input.size();
+    std::size_t si = 0;
+    sample(total, opt.max_per_kind, [&](std::uint64_t g) {
+        while (si + 1 < sources.size() && start[si + 1] <= g) ++si;
+        const Case& src = *sources[si];
+        std::uint64_t len = g - start[si];
+        Case c = derived(src, Origin::prefix, "len" + std::to_string(len));
+        if (!keep(c.id)) return;
+        c.input = src.input.substr(0, len);
+        c.verdict = CaseVerdict::invalid;
+        c.expect_accept = false;
+        c.rules = {"R6"};
+        c.description = "the first " + std::to_string(len) + " of " + std::to_string(src.input.size()) + " bytes of " + src.id;
+        c.check_memory = true;
+        out.push_back(std::move(c));
+    });
+}
+
+// Random structure-aware mutations, seeded.
+void derive_mutations(const std::vector<const Case*>& sources, const DeriveOptions& opt, const Keep& keep, std::vector<Case>& out) {
+    if (sources.empty()) return;
+    Mutator m(opt.seed);
+    std::set<std::string> ids;
+    for (std::size_t k = 0, made = 0; made < opt.max_per_kind && k < 4 * opt.max_per_kind; ++k) {
+        const Case& src = *sources[m.rng()() % sources.size()];
+        std::string what;
+        Case c;
+        c.input = m.mutate(src.input, &what);
+        // Named by what it is (source and bytes), not by the seed or its place in the run, so
+        // that the same case lines up across runs and merged matrices.
+        c.id = "derived/mutation/" + src.id + "/" + corpus::sha256_hex(c.input).substr(0, 12);
+        if (!ids.insert(c.id).second) continue;
+        ++made;
+        if (!keep(c.id)) continue;
+        c.kind = CaseKind::decode;
+        c.area = "derived-mutation";
+        c.origin = Origin::mutation;
+        c.source = src.id;
+        c.input_path = src.input_path;
+        c.listing_path = src.listing_path;
+        c.check_reason = false;
+        c.description = src.id + ": " + what;
+        if (!expect_reference(c, Op::decode)) continue;
+        c.check_memory = !c.expect_accept;
+        out.push_back(std::move(c));
+    }
+}
+
+// A stream whose first container declares a body of almost 1 GiB but ends after a few bytes,
+// made from the first ONDC source. Returns the part of the budget it took: 1 when there is one.
+std::size_t derive_huge_stream(const std::vector<const Case*>& sources, const Keep& keep, std::vector<Case>& out) {
+    auto src_it = std::find_if(sources.begin(), sources.end(), [](const Case* s) { return s->input.compare(0, 4, "ONDC") == 0; });
+    if (src_it == sources.end()) return 0;
+    const Case& src = **src_it;
+    Case c = derived(src, Origin::memory, "stream-body-length");
+    if (!keep(c.id)) return 1;
+    c.kind = CaseKind::stream;
+    c.area = "robustness-memory";
+    c.input = src.input;
+    put_u32(c.input, 8, (1u << 30) - 1);
+    c.description = "a stream whose container declares a 1 GiB body and ends after " + std::to_string(src.input.size()) + " bytes";
+    c.rules = {"R26"};
+    if (!expect_reference(c, Op::stream)) return 1;
+    c.check_memory = true;
+    out.push_back(std::move(c));
+    return 1;
+}
+
+// Huge declared lengths and counts: the memory bound. The cap is shared evenly by the kinds of
+// field, each taking the sources in corpus order.
+void derive_huge(const std::vector<const Case*>& sources, const DeriveOptions& opt, const Keep& keep, std::vector<Case>& out) {
+    auto fields = huge_fields();
+    std::size_t budget = opt.max_per_kind;
+    if (opt.streams && budget > 0) budget -= derive_huge_stream(sources, keep, out);
+    std::size_t per_field = std::max<std::size_t>(1, budget / fields.size());
+    std::vector<std::optional<Layout>> parsed;
+    for (const auto* src : sources) parsed.push_back(Layout::parse(src->input));
+    for (const auto& f : fields) {
+        std::size_t made = 0;
+        for (std::size_t i = 0; i < sources.size() && made < per_field && budget > 0; ++i) {
+            if (!parsed[i]) continue;
+            Layout l = *parsed[i];
+            if (!f.apply(l)) continue;
+            const Case& src = *sources[i];
+            Case c = derived(src, Origin::memory, f.name);
+            ++made;
+            --budget;
+            if (!keep(c.id)) continue;
+            c.area = "robustness-memory";
+            c.input = l.serialize();
+            c.rules = {f.rule};
+            c.description = src.id + " declaring a huge " + f.name + "; the testee must not allocate it";
+            if (!expect_reference(c, Op::decode)) continue;
+            c.check_memory = true;
+            out.push_back(std::move(c));
+        }
+    }
+}
+
+}  // namespace
+
 std::vector<Case> derive_cases(const std::vector<Case>& corpus, const DeriveOptions& opt) {
-    auto keep = [&](const std::string& id) { return !opt.keep || opt.keep(id); };
+    const Keep keep = [&](const std::string& id) { return !opt.keep || opt.keep(id); };
     std::vector<const Case*> sources;
     for (const auto& c : corpus)
         if (c.kind == CaseKind::decode && c.expect_accept && (c.verdict == CaseVerdict::valid || c.verdict == CaseVerdict::noncanonical) &&
             c.input.size() >= 12)
             sources.push_back(&c);
     std::vector<Case> out;
-
-    // Bit flips of CRC-protected sources.
-    {
-        std::vector<const Case*> crc;
-        std::vector<std::uint64_t> start;
-        std::uint64_t total = 0;
-        for (const auto* s : sources)
-            if (static_cast<unsigned char>(s->input[6]) & 1) crc.push_back(s), start.push_back(total), total += s->input.size() * 8;
-        std::size_t si = 0;
-        sample(total, opt.max_per_kind, [&](std::uint64_t g) {
-            while (si + 1 < crc.size() && start[si + 1] <= g) ++si;
-            const Case& src = *crc[si];
-            std::uint64_t bit = g - start[si];
-            Case c = derived(src, Origin::bitflip, "bit" + std::to_string(bit));
-            if (!keep(c.id)) return;
-            c.input = src.input;
-            c.input[bit / 8] = static_cast<char>(c.input[bit / 8] ^ (1 << (bit % 8)));
-            c.verdict = CaseVerdict::invalid;
-            c.expect_accept = false;
-            c.rules = {"R7"};
-            c.description = "bit " + std::to_string(bit) + " of " + src.id + " flipped; the CRC must catch it";
-            c.check_memory = true;
-            out.push_back(std::move(c));
-        });
-    }
-    // Proper prefixes.
-    {
-        std::vector<std::uint64_t> start;
-        std::uint64_t total = 0;
-        for (const auto* s : sources) start.push_back(total), total += s->input.size();
-        std::size_t si = 0;
-        sample(total, opt.max_per_kind, [&](std::uint64_t g) {
-            while (si + 1 < sources.size() && start[si + 1] <= g) ++si;
-            const Case& src = *sources[si];
-            std::uint64_t len = g - start[si];
-            Case c = derived(src, Origin::prefix, "len" + std::to_string(len));
-            if (!keep(c.id)) return;
-            c.input = src.input.substr(0, len);
-            c.verdict = CaseVerdict::invalid;
-            c.expect_accept = false;
-            c.rules = {"R6"};
-            c.description = "the first " + std::to_string(len) + " of " + std::to_string(src.input.size()) + " bytes of " + src.id;
-            c.check_memory = true;
-            out.push_back(std::move(c));
-        });
-    }
-    // Random structure-aware mutations, seeded.
-    if (!sources.empty()) {
-        Mutator m(opt.seed);
-        std::set<std::string> ids;
-        for (std::size_t k = 0, made = 0; made < opt.max_per_kind && k < 4 * opt.max_per_kind; ++k) {
-            const Case& src = *sources[m.rng()() % sources.size()];
-            std::string what;
-            Case c;
-            c.input = m.mutate(src.input, &what);
-            // Named by what it is (source and bytes), not by the seed or its place in the run, so
-            // that the same case lines up across runs and merged matrices.
-            c.id = "derived/mutation/" + src.id + "/" + corpus::sha256_hex(c.input).substr(0, 12);
-            if (!ids.insert(c.id).second) continue;
-            ++made;
-            if (!keep(c.id)) continue;
-            c.kind = CaseKind::decode;
-            c.area = "derived-mutation";
-            c.origin = Origin::mutation;
-            c.source = src.id;
-            c.input_path = src.input_path;
-            c.listing_path = src.listing_path;
-            c.check_reason = false;
-            c.description = src.id + ": " + what;
-            if (!expect_reference(c, Op::decode)) continue;
-            c.check_memory = !c.expect_accept;
-            out.push_back(std::move(c));
-        }
-    }
-    // Huge declared lengths and counts: the memory bound. The cap is shared evenly by the kinds
-    // of field, each taking the sources in corpus order.
-    {
-        auto fields = huge_fields();
-        std::size_t budget = opt.max_per_kind;
-        // A stream whose first container declares a body of almost 1 GiB but ends after a few bytes.
-        if (opt.streams && budget > 0) {
-            for (const auto* src : sources) {
-                if (src->input.compare(0, 4, "ONDC") != 0) continue;
-                Case c = derived(*src, Origin::memory, "stream-body-length");
-                --budget;
-                if (!keep(c.id)) break;
-                c.kind = CaseKind::stream;
-                c.area = "robustness-memory";
-                c.input = src->input;
-                put_u32(c.input, 8, (1u << 30) - 1);
-                c.description = "a stream whose container declares a 1 GiB body and ends after " +
-                                std::to_string(src->input.size()) + " bytes";
-                c.rules = {"R26"};
-                if (!expect_reference(c, Op::stream)) break;
-                c.check_memory = true;
-                out.push_back(std::move(c));
-                break;
-            }
-        }
-        std::size_t per_field = std::max<std::size_t>(1, budget / fields.size());
-        std::vector<std::optional<Layout>> parsed;
-        for (const auto* src : sources) parsed.push_back(Layout::parse(src->input));
-        for (const auto& f : fields) {
-            std::size_t made = 0;
-            for (std::size_t i = 0; i < sources.size() && made < per_field && budget > 0; ++i) {
-                if (!parsed[i]) continue;
-                Layout l = *parsed[i];
-                if (!f.apply(l)) continue;
-                const Case& src = *sources[i];
-                Case c = derived(src, Origin::memory, f.name);
-                ++made;
-                --budget;
-                if (!keep(c.id)) continue;
-                c.area = "robustness-memory";
-                c.input = l.serialize();
-                c.rules = {f.rule};
-                c.description = src.id + " declaring a huge " + f.name + "; the testee must not allocate it";
-                if (!expect_reference(c, Op::decode)) continue;
-                c.check_memory = true;
-                out.push_back(std::move(c));
-            }
-        }
-    }
+    derive_bitflips(sources, opt, keep, out);
+    derive_prefixes(sources, opt, keep, out);
+    derive_mutations(sources, opt, keep, out);
+    derive_huge(sources, opt, keep, out);
     return out;
 }
 

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "suite/escape.hpp"
+#include "ond/text_escape.hpp"
 #include "suite/large.hpp"
 
 namespace ond::conformance {

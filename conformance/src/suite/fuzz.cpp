@@ -14,7 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "suite/escape.hpp"
+#include "suite/reference.hpp"
+#include "ond/text_escape.hpp"
 #include "framing.hpp"
 #include "suite/mutate.hpp"
 #include "ond/content_json.hpp"

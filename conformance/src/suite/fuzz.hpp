@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "suite/cases.hpp"
-#include "suite/testee.hpp"
+#include "transport/testee.hpp"
 
 namespace ond::conformance {
 
@@ -39,7 +39,7 @@ struct FuzzReport {
 // Mutates the corpus's decode inputs for `seconds`, compares the testee's decode answers with the
 // reference's, minimises one input per kind of disagreement (dropping sections, records and
 // bytes with re-framing, then greedy raw byte deletion) and writes it with its metadata under
-// out_dir. Every testee text it prints or writes is escaped (escape.hpp).
+// out_dir. Every testee text it prints or writes is escaped (ond/text_escape.hpp).
 FuzzReport run_fuzz(const Corpus& corpus, Testee& testee, const FuzzOptions& opt, std::ostream& out, std::ostream& err);
 
 }  // namespace ond::conformance

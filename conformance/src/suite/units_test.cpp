@@ -18,7 +18,7 @@
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"
 #include "transport/process.hpp"
-#include "suite/testee.hpp"
+#include "suite/reference.hpp"
 
 namespace ond::conformance {
 

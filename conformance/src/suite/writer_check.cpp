@@ -1,7 +1,8 @@
 #include "suite/writer_check.hpp"
 
+#include "suite/reference.hpp"
 #include "check_switch.hpp"
-#include "suite/escape.hpp"
+#include "ond/text_escape.hpp"
 #include "ond/content_json.hpp"
 #include "suite/writer_rules.hpp"
 #include "ond/writer_rules.hpp"

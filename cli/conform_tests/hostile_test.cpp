@@ -13,7 +13,7 @@
 #include "ond/content_json.hpp"
 #include "test_conform_run.hpp"
 #include "test_support.hpp"
-#include "suite/escape.hpp"
+#include "ond/text_escape.hpp"
 #include "transport/process.hpp"
 #include "sanitizer_build.hpp"
 

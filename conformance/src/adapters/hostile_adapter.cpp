@@ -52,7 +52,7 @@
 #include <string>
 #include <thread>
 
-#include "suite/testee.hpp"
+#include "suite/reference.hpp"
 #include "transport/frame.hpp"
 
 namespace {

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suite/cases.hpp"
-#include "suite/testee.hpp"
+#include "suite/reference.hpp"
 #include "conform_cli.hpp"
 #include "test_conform_run.hpp"
 #include "test_fixture.hpp"

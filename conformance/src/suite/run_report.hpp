@@ -1,51 +1,35 @@
-// The runner: plan (select and derive cases) -> execute (per-case or persistent transport) ->
-// classify (classify.hpp) -> summarize (the reporters of report.hpp).
+// What one run found, as every stage after the plan fills it in and the report stage reads it:
+// the run's setup as the reports show it, the corpus's facts, and a CaseResult per case.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
-#include <iosfwd>
 #include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "suite/cases.hpp"
 #include "suite/classify.hpp"
 #include "suite/expected_failures.hpp"
-#include "suite/testee.hpp"
+#include "transport/testee.hpp"
 
 namespace ond::conformance {
 
-struct Options {
+// How the run was set up, as far as the reports say it (the CLI derives it from its options; a
+// result file read back for --html-merge gives its name, profile and corpus).
+struct RunSetup {
     std::string corpus_dir;
-    std::string decoder, encoder, stream_decoder, persistent;
     std::string name;                     // the testee's name in reports
     Profile profile = Profile::spec;
-    std::chrono::milliseconds timeout{10000};
     unsigned jobs = 2;
-    std::vector<std::string> filters, skips;
-    std::size_t max_derived = 500;
-    bool derived = true;
-    bool large = false;                   // --large: the limits at full size (large.hpp), with the other cases
-    double fuzz_seconds = 0;              // --fuzz: differential fuzzing of the decoder after the cases (fuzz.hpp)
-    std::string fuzz_out = "fuzz-findings";
-    std::uint64_t seed = 0;
-    bool seed_given = false;              // --seed N (else the corpus's default seed)
-    bool seed_random = false;             // --seed random
+    std::chrono::milliseconds timeout{10000};
     long memory_bound_kb = 64 * 1024;
-    long memory_limit_kb = 0;             // --memory-limit: cap on the memory of each testee process tree (0: the default cap)
-    int max_consecutive_failures = 20;    // crashes, time-outs, protocol errors in a row; 0: no limit
-    std::string junit, json, html;
-    std::string expected_failures, write_expected_failures;
-    bool allow_unknown_expected_failures = false;  // an entry that matches no case warns instead of failing the run
+    bool large = false;                   // --large
+    bool persistent = false;              // the testee is one long-lived process per job
+    std::string expected_failures;        // the list read, if any
+    int max_consecutive_failures = 20;
+    bool allow_unknown_expected_failures = false;
     bool require_rule_coverage = false;
-    bool progress = true;
-    bool progress_tty = false;
-    bool verbose = false;
-    std::vector<std::string> argv;        // the invocation, to print a rewrite command
-    std::string shell_ond = "ond";        // how the report's commands start ond (shell-quoted)
-    std::string shell_env;                // put before the commands that start the testee
 };
 
 struct RunSummary {
@@ -58,11 +42,12 @@ struct RunSummary {
 };
 
 struct RunReport {
-    Options options;
+    RunSetup setup;
     std::string testee;                   // description
     std::map<CaseKind, std::vector<std::string>> commands;  // the argv run for each kind of case (none: in-process)
     std::string corpus_version;
     int format_version = 0;
+    std::size_t corpus_cases = 0;         // the corpus's own cases
     std::uint64_t seed = 0;
     std::uint64_t fuzz_seed = 0;          // --fuzz: the run's seed when given, else a random one
     std::string seed_origin;              // "default", "--seed", "random"
@@ -84,12 +69,12 @@ struct RunReport {
     double seconds = 0;
 };
 
-// The default seed of the derived cases: a function of the corpus version alone.
-std::uint64_t default_seed(const std::string& corpus_version);
+// The report of a run about to start: its setup, the corpus's facts and the testee's description.
+RunReport start_report(const RunSetup& setup, const Corpus& corpus, const Testee& testee);
 
-// Runs everything; writes the human report to `out` (progress to `err`). Throws
-// std::runtime_error for problems of the invocation itself (unreadable corpus, bad command, a
-// filter that matches nothing, a report that cannot be written): exit status 2.
-RunReport run_conformance(const Options& opt, std::ostream& out, std::ostream& err);
+// How the testee's memory is counted and its baseline per operation (after set_memory_baselines,
+// execute.hpp; again after the cases: the run's largest baselines).
+void record_memory(const Testee& testee, const std::map<Op, std::string>& baseline_inputs, RunReport& rep);
+void update_memory(const Testee& testee, RunReport& rep);
 
 }  // namespace ond::conformance

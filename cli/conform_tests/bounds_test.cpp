@@ -18,7 +18,7 @@
 #include "suite/derive.hpp"
 #include "sanitizer_build.hpp"
 #include "test_conform_run.hpp"
-#include "suite/testee.hpp"
+#include "suite/reference.hpp"
 #include "ond/ond.hpp"
 
 namespace ond::conformance {

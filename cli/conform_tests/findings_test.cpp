@@ -14,7 +14,7 @@
 #include "suite/classify.hpp"
 #include "transport/process.hpp"
 #include "test_conform_run.hpp"
-#include "suite/testee.hpp"
+#include "suite/reference.hpp"
 
 namespace ond::conformance {
 namespace {

@@ -18,8 +18,8 @@
 #include "test_fixture.hpp"
 #include "ond/content_json.hpp"
 #include "transport/process.hpp"
-#include "suite/runner.hpp"
-#include "suite/testee.hpp"
+#include "suite/run_report.hpp"
+#include "suite/reference.hpp"
 #include "suite/writer_rules.hpp"
 #include "ond/writer_rules.hpp"
 

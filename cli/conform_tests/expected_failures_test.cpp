@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suite/expected_failures.hpp"
-#include "suite/runner.hpp"
+#include "suite/plan.hpp"
 #include "test_conform_run.hpp"
 
 namespace ond::conformance {

@@ -1,5 +1,6 @@
-// What the runner talks to: the reference codec in-process, adapter commands (one process per
-// case), or one long-lived adapter process per worker speaking the framed protocol.
+// What the suite talks to: one interface, whatever answers behind it. The transport's testees are
+// adapter commands (one process per case) and one long-lived adapter process per worker speaking
+// the framed protocol; the reference codec in-process is the suite's (suite/reference.hpp).
 #pragma once
 
 #include <chrono>
@@ -7,7 +8,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -109,31 +109,7 @@ protected:
     long baseline_allowance_kb_ = 128 * 1024;
 };
 
-// --- the reference codec as a testee, and the reference answers the checks compare with ---
-
-struct RefAnswer {
-    bool accept = false;
-    std::string out;         // decode: content JSON; encode: bytes; stream: JSON lines ('\n' after each)
-    std::string code;        // reject: error code
-    std::string message;     // reject: the codec's message
-    bool impl_defined = false;  // reject under an implementation-defined ruling
-    std::uint64_t offset = ~std::uint64_t{0};  // reject: the fault's byte offset in the input (none: ~0)
-    std::string path;        // reject of content (encode): the field at fault, "docs[0].tokens[3].head"
-    // The content JSON of accepted input would exceed reference_json_cap: `accept` is false, `out`
-    // empty, `message` says so. A few bytes can name one long string from every token.
-    bool too_large = false;
-};
-// The most content JSON the runner lets the reference write for an input: what a testee may
-// write (1 MiB + 64 x the input; classify.hpp's output_limit without the expected output).
-std::size_t reference_json_cap(std::size_t input_size);
-RefAnswer reference_decode(std::string_view bytes);
-RefAnswer reference_decode(std::string_view bytes, std::size_t json_cap);
-RefAnswer reference_encode(std::string_view content_json);
-RefAnswer reference_stream(std::string_view bytes);
-RefAnswer reference_answer(Op op, std::string_view input);
-
-std::unique_ptr<Testee> make_reference_testee();
-// Commands may be empty (that operation is then unsupported). Throws std::invalid_argument on
+// The process testees. Commands may be empty (that operation is then unsupported). Throws std::invalid_argument on
 // a command that cannot be split or whose program cannot be found. Commands with shell syntax
 // run under /bin/sh -c; the others are started directly. memory_limit_kb: the memory cap of each
 // testee process tree (SpawnLimits); 0: the default for `jobs` parallel testees

@@ -1,4 +1,4 @@
-#include "suite/escape.hpp"
+#include "ond/text_escape.hpp"
 
 #include <cstdint>
 
