@@ -5,6 +5,7 @@
 
 #include "content_common.hpp"
 #include "content_model.hpp"
+#include "content_reader.hpp"
 #include "json_tape.hpp"
 #include "ond/content_json.hpp"
 #include "ond/error.hpp"
@@ -247,7 +248,13 @@ private:
 
 }  // namespace
 
+// The one-pass reader takes what to_json writes; what it does not take (errors included) is
+// read by the tape and the loader, which say exactly what is wrong.
 Container from_json(std::string_view text) {
+    {
+        Container c;
+        if (detail::read_content(text, c)) return c;
+    }
     Tape t(text);
     return Loader(t).run();
 }
