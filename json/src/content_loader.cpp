@@ -248,6 +248,11 @@ private:
 
 }  // namespace
 
+Container detail::load_from_tape(std::string_view text) {
+    Tape t(text);
+    return Loader(t).run();
+}
+
 // The one-pass reader takes what to_json writes; what it does not take (errors included) is
 // read by the tape and the loader, which say exactly what is wrong.
 Container from_json(std::string_view text) {
@@ -255,8 +260,7 @@ Container from_json(std::string_view text) {
         Container c;
         if (detail::read_content(text, c)) return c;
     }
-    Tape t(text);
-    return Loader(t).run();
+    return detail::load_from_tape(text);
 }
 
 }  // namespace ond::json

@@ -12,4 +12,8 @@ namespace ond::json::detail {
 // (c is then to be thrown away): the full reading (Tape + loader) must judge it.
 bool read_content(std::string_view text, Container& c);
 
+// The full reading (content_loader.cpp): the text parsed to a tape, then loaded from it with a
+// message for every error. What from_json does with what read_content does not take.
+Container load_from_tape(std::string_view text);
+
 }  // namespace ond::json::detail
