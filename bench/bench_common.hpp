@@ -60,6 +60,8 @@ void register_parallel(const WorkloadPtr& w);
 void register_baselines(const WorkloadPtr& w);
 // A token's text by index in one document per script (ASCII, Latin, CJK, astral); not a workload's.
 void register_token_text(double scale);
+// to_json and from_json on (c) and (d)'s documents with span groups, against nlohmann-json.
+void register_json(double scale);
 void register_protobuf(const WorkloadPtr& w);
 void register_msgpack(const WorkloadPtr& w);
 void register_flatbuffers(const WorkloadPtr& w);

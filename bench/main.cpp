@@ -78,6 +78,7 @@ int main(int argc, char** argv) {
             register_parallel(w);
         }
         register_token_text(scale);
+        register_json(scale);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ond_bench: %s\n", e.what());
         return 1;

@@ -59,6 +59,9 @@ inline bool is_utf16_object(const Tape& t, std::uint32_t i) {
            t[i + 1].text() == model::name(model::Utf16Keys::utf16);
 }
 
+// parse_float without its grammar check: the text must be a JSON number (the parsers checked it).
+float float_of_json_number(std::string_view json_number);
+
 // The integer value of an integer-form number's text, when it fits in int64.
 inline std::optional<std::int64_t> integer_value(std::string_view text) {
     std::int64_t v = 0;

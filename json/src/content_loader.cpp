@@ -5,6 +5,7 @@
 
 #include "content_common.hpp"
 #include "content_model.hpp"
+#include "content_reader.hpp"
 #include "json_tape.hpp"
 #include "ond/content_json.hpp"
 #include "ond/error.hpp"
@@ -247,9 +248,19 @@ private:
 
 }  // namespace
 
-Container from_json(std::string_view text) {
+Container detail::load_from_tape(std::string_view text) {
     Tape t(text);
     return Loader(t).run();
+}
+
+// The one-pass reader takes what to_json writes; what it does not take (errors included) is
+// read by the tape and the loader, which say exactly what is wrong.
+Container from_json(std::string_view text) {
+    {
+        Container c;
+        if (detail::read_content(text, c)) return c;
+    }
+    return detail::load_from_tape(text);
 }
 
 }  // namespace ond::json

@@ -2,6 +2,7 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -30,7 +31,8 @@ public:
     Writer(const Container& c, bool pretty, const JsonSink* sink = nullptr) : c_(c), pretty_(pretty), sink_(sink) {}
 
     std::string run() {
-        out_.reserve(sink_ ? flush_size + 4096 : 256);
+        // One buffer for the whole text: growing it would copy it and touch new pages each time.
+        out_.reserve(sink_ ? flush_size + 4096 : size_bound());
         out_ += '{';
         nl(1);
         key(C::format);
@@ -141,9 +143,7 @@ private:
         const std::string_view v = c_.strings.view(id);
         // A string used many times (a label, or a hostile 1 MiB attribute on every token) is
         // checked once: when it needs no escape and no {"utf16"} form, its bytes go out as they are.
-        if (plain_.empty()) plain_.assign(c_.strings.size(), unknown);
-        if (plain_[id] == unknown) plain_[id] = is_plain(v) ? yes : no;
-        if (plain_[id] == no) {
+        if (!plain(id)) {
             str(v);
         } else if (sink_ && v.size() >= flush_size) {
             out_ += '"';
@@ -158,6 +158,57 @@ private:
         }
         maybe_flush();
     }
+    // The members of token i, as the member-by-member code below writes them, made in a buffer
+    // on the stack and appended at once (the common case: six short plain labels and a finite
+    // confidence). False, with nothing written, for any other token.
+    bool token_in_one_piece(const TokenSlice& t, std::size_t i) {
+        constexpr std::size_t label_room = 512;
+        std::string_view labels[token_column_count];
+        std::size_t label_bytes = 0;
+        for (std::size_t col = 0; col < token_column_count; ++col) {
+            const StringId id = t.attrs[col][i];
+            if (!c_.strings.contains(id) || !plain(id)) return false;
+            labels[col] = c_.strings.view(id);
+            label_bytes += labels[col].size();
+        }
+        const float conf = t.conf[i];
+        if (label_bytes > label_room || !std::isfinite(conf)) return false;
+        char buf[label_room + 384];  // the keys (under 120 bytes pretty), 5 numbers, 12 quotes
+        char* p = buf;
+        auto key_at = [&](T::Key k) {
+            if (k != T::start) p = put(p, pretty_ ? ", " : ",");
+            *p++ = '"';
+            p = put(p, model::name(k));
+            p = put(p, pretty_ ? "\": " : "\":");
+        };
+        key_at(T::start);
+        p = std::to_chars(p, p + 10, t.start[i]).ptr;
+        key_at(T::length);
+        p = std::to_chars(p, p + 10, t.length[i]).ptr;
+        for (std::size_t col = 0; col < token_column_count; ++col) {
+            key_at(T::column(col));
+            *p++ = '"';
+            p = put(p, labels[col]);
+            *p++ = '"';
+        }
+        key_at(T::head);
+        p = std::to_chars(p, p + 11, t.head[i]).ptr;
+        key_at(T::sent);
+        p = std::to_chars(p, p + 3, static_cast<std::uint8_t>(t.sent[i])).ptr;
+        key_at(T::conf);
+        if (conf == 0.0f)
+            p = put(p, std::signbit(conf) ? "-0.0" : "0.0");
+        else
+            p = std::to_chars(p, p + 32, conf).ptr;  // as format_float
+        out_.append(buf, static_cast<std::size_t>(p - buf));
+        maybe_flush();
+        return true;
+    }
+    static char* put(char* p, std::string_view s) {
+        std::memcpy(p, s.data(), s.size());
+        return p + s.size();
+    }
+
     // True when the JSON string literal of v is v between quotes: no byte that needs an escape
     // and no lone surrogate (WTF-8 ED A0..BF).
     static bool is_plain(std::string_view v) {
@@ -168,6 +219,48 @@ private:
         }
         return true;
     }
+    bool plain(StringId id) {
+        if (plain_.empty()) plain_.assign(c_.strings.size(), unknown);
+        if (plain_[id] == unknown) plain_[id] = is_plain(c_.strings.view(id)) ? yes : no;
+        return plain_[id] == yes;
+    }
+
+    // At least the length of the text (usually within a few percent): the keys and punctuation
+    // of each object, numbers at their widest, strings as they are (plain) or at the widest of
+    // their escaped and {"utf16"} forms (12 bytes per byte covers "65535, " per unit and
+    // "\u00XX" per byte). Reserving it is free where it overshoots: untouched pages stay unmapped.
+    std::size_t size_bound() {
+        constexpr std::size_t number = 11, floating = 24;  // "-2147483648"; {"f32bits":4294967295}
+        auto string_bound = [](std::string_view v, bool is_plain) { return is_plain ? v.size() + 2 : 12 * v.size() + 16; };
+        auto label = [&](StringId id) {
+            if (!c_.strings.contains(id)) return std::size_t{0};  // refused when it is written
+            return string_bound(c_.strings.view(id), plain(id));
+        };
+        std::size_t n = 128;
+        for (const DocSlice d : c_.docs) {
+            n += overhead<D>() + string_bound(d.text, is_plain(d.text));
+            const TokenSlice& t = d.tokens;
+            n += t.size() * (overhead<T>() + 4 * number + floating);
+            for (const auto& col : t.attrs)
+                for (std::size_t i = 0; i < col.size(); ++i) n += label(col[i]);
+            for (const Entity& e : d.ents) n += overhead<E>() + 2 * number + floating + label(e.label);
+            for (const Category& x : d.cats) n += overhead<K>() + floating + label(x.label);
+            for (const SpanGroupSlice g : d.spans) {
+                n += overhead<G>() + label(g.name);
+                for (const Span& x : g.spans) n += overhead<S>() + 2 * number + floating + label(x.label);
+            }
+        }
+        return n;
+    }
+    // An object's keys, quotes, colons, separators and braces, with the comma before it; pretty:
+    // with the spaces after colons and commas, and its line's start (documents nest 5 deep).
+    template <class Keys>
+    std::size_t overhead() const {
+        std::size_t n = 3;
+        for (std::string_view k : Keys::names) n += k.size() + 4 + (pretty_ ? 2 : 0);  // "k": and ,
+        return n + (pretty_ ? 2 + 2 * 6 : 0);
+    }
+
     static constexpr std::uint8_t unknown = 0, yes = 1, no = 2;
     std::vector<std::uint8_t> plain_;  // per string id
 
@@ -207,6 +300,7 @@ private:
         key(D::tokens);
         const TokenSlice& t = d.tokens;
         objects(t.size(), level + 2, [&](std::size_t i) {
+            if (token_in_one_piece(t, i)) return;
             key(T::start); num(t.start[i]); sep();
             key(T::length); num(t.length[i]); sep();
             for (std::size_t col = 0; col < token_column_count; ++col) {

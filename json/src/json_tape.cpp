@@ -301,8 +301,12 @@ void Tape::parse_string(Node& n) {
 
 void append_quoted(std::string& out, std::string_view s) {
     out.push_back('"');
-    for (char c : s) {
-        const auto ch = static_cast<unsigned char>(c);
+    std::size_t run = 0;  // start of the bytes that need no escape, appended together
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const auto ch = static_cast<unsigned char>(s[i]);
+        if (ch >= 0x20 && ch != '"' && ch != '\\' && ch != 0x7F) continue;
+        out.append(s.data() + run, i - run);
+        run = i + 1;
         switch (ch) {
         case '"': out += "\\\""; break;
         case '\\': out += "\\\\"; break;
@@ -312,14 +316,11 @@ void append_quoted(std::string& out, std::string_view s) {
         case '\b': out += "\\b"; break;
         case '\f': out += "\\f"; break;
         default:
-            if (ch < 0x20 || ch == 0x7F) {
-                out += "\\u";
-                hex::append(out, ch, 4);
-            } else {
-                out.push_back(c);
-            }
+            out += "\\u";
+            hex::append(out, ch, 4);
         }
     }
+    out.append(s.data() + run, s.size() - run);
     out.push_back('"');
 }
 

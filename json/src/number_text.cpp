@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "content_common.hpp"
 #include "ond/content_json.hpp"
 
 namespace ond::json {
@@ -89,6 +90,10 @@ bool magnitude_at_least_one(std::string_view t) {
 
 float parse_float(std::string_view t) {
     if (!is_json_number(t)) throw JsonError("not a JSON number: \"" + std::string(t.substr(0, 40)) + "\"");
+    return detail::float_of_json_number(t);
+}
+
+float detail::float_of_json_number(std::string_view t) {
     float f = 0.0f;
     auto r = std::from_chars(t.data(), t.data() + t.size(), f, std::chars_format::general);
     const bool neg = t[0] == '-';
