@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suite/cases.hpp"
-#include "framing.hpp"
+#include "ond/internal/framing.hpp"
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"
 #include "ond/corpus_sha256.hpp"

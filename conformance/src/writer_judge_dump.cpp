@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "check_switch.hpp"
+#include "ond/internal/check_switch.hpp"
 #include "ond/error.hpp"
 #include "suite/writer_rules.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "check_switch.hpp"
+#include "ond/internal/check_switch.hpp"
 #include "ond/conformance.hpp"
 #include "ond/writer_rules.hpp"
 #include "suite/reference.hpp"

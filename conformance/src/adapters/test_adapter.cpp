@@ -73,8 +73,8 @@
 #include <nlohmann/json.hpp>
 #include <ond/inspect.hpp>
 
-#include "check_switch.hpp"
-#include "framing.hpp"
+#include "ond/internal/check_switch.hpp"
+#include "ond/internal/framing.hpp"
 #include "transport/frame.hpp"
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"

@@ -5,11 +5,11 @@
 #include <optional>
 #include <set>
 
-#include "check_switch.hpp"
-#include "framing.hpp"
+#include "ond/internal/check_switch.hpp"
+#include "ond/internal/framing.hpp"
 #include "ond/corpus_sha256.hpp"
 #include "suite/mutate.hpp"
-#include "sections.hpp"
+#include "ond/internal/limits.hpp"
 #include "suite/reference.hpp"
 
 namespace ond::conformance {

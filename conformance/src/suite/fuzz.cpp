@@ -16,7 +16,7 @@
 
 #include "suite/reference.hpp"
 #include "ond/text_escape.hpp"
-#include "framing.hpp"
+#include "ond/internal/framing.hpp"
 #include "suite/mutate.hpp"
 #include "ond/content_json.hpp"
 #include "ond/corpus_sha256.hpp"

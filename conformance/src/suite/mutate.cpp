@@ -3,7 +3,7 @@
 #include <array>
 #include <vector>
 
-#include "framing.hpp"
+#include "ond/internal/framing.hpp"
 #include "ond/inspect.hpp"
 #include "ond/ond.hpp"
 

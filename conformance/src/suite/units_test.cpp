@@ -13,7 +13,7 @@
 #include "suite/cases.hpp"
 #include "suite/derive.hpp"
 #include "test_fixture.hpp"
-#include "framing.hpp"
+#include "ond/internal/framing.hpp"
 #include "suite/mutate.hpp"
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"

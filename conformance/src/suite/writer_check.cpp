@@ -1,7 +1,7 @@
 #include "suite/writer_check.hpp"
 
 #include "suite/reference.hpp"
-#include "check_switch.hpp"
+#include "ond/internal/check_switch.hpp"
 #include "ond/text_escape.hpp"
 #include "ond/content_json.hpp"
 #include "suite/writer_rules.hpp"

@@ -6,7 +6,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "check_switch.hpp"
+#include "ond/internal/check_switch.hpp"
 #include "ond/inspect.hpp"
 #include "ond/ond.hpp"
 #include "ond/unicode.hpp"
