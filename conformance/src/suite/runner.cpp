@@ -16,6 +16,7 @@
 #include "suite/derive.hpp"
 #include "suite/fuzz.hpp"
 #include "suite/large.hpp"
+#include "suite/large_answer.hpp"
 #include "transport/proctree.hpp"
 #include "ond/text_escape.hpp"
 #include "report/report.hpp"
@@ -128,13 +129,17 @@ void execute(const Options& opt, const Plan& p, Testee& testee, const std::map<s
             const Case& c = *selected[i];
             bool skipped = std::any_of(opt.skips.begin(), opt.skips.end(), [&](const std::string& g) { return glob_match(g, c.id); });
             TesteeResult o;
+            // A large case to be accepted: its answer is judged as it arrives (large_answer.hpp).
+            std::shared_ptr<StreamedAnswer> streamed = c.generated && c.generated->answer ? c.generated->answer() : nullptr;
             // The reference in-process holds its input whole: the large cases go to adapters only.
             const bool in_process_large = c.generated && testee.command(op_of(c.kind)).empty();
             if (skipped || in_process_large || !testee.supports(op_of(c.kind))) {
                 o.status = Answer::unsupported;
             } else if (c.generated) {
                 const Input in{{}, c.generated->size, c.generated->open()};
-                o = testee.run(op_of(c.kind), in, w, RunContext{i, output_limit(c), large_timeout(opt.timeout)});
+                RunContext ctx{i, streamed ? c.generated->answer_limit : output_limit(c), large_timeout(opt.timeout)};
+                if (streamed) ctx.sink = [streamed](std::string_view b) { return streamed->feed(b); };
+                o = testee.run(op_of(c.kind), in, w, ctx);
                 asked[i] = 1;
             } else {
                 o = testee.run(op_of(c.kind), c.input, w, RunContext{i, output_limit(c)});
@@ -145,7 +150,8 @@ void execute(const Options& opt, const Plan& p, Testee& testee, const std::map<s
             } else if (o.status != Answer::unsupported) {
                 consecutive = 0;
             }
-            CaseResult r = classify(c, o, copt);
+            CaseResult r = streamed && o.status != Answer::unsupported ? judge_streamed(c, o, *streamed, c.generated->answer_limit, copt)
+                                                                       : classify(c, o, copt);
             if (in_process_large && !skipped)
                 r.findings.push_back({Level::info, Check::verdict,
                                       "not run: the reference codec in-process would hold the whole input; --large runs through an adapter",

@@ -258,7 +258,7 @@ public:
             return o;
         }
         const auto timeout = ctx.timeout.count() > 0 ? ctx.timeout : timeout_;
-        const SpawnLimits limits{ctx.output_limit, limit_kb_};
+        const SpawnLimits limits{ctx.output_limit, limit_kb_, ctx.sink};
         ProcessResult r = input.next ? run_process(argv, input.next, timeout, limits) : run_process(argv, input.held, timeout, limits);
         o.ms = r.wall_ms;
         if (!r.started) {
@@ -354,7 +354,8 @@ public:
     TesteeResult run(Op op, const Input& input, unsigned worker, const RunContext& ctx) override {
         auto& proc = *procs_[worker % procs_.size()];
         auto& life = lives_[worker % procs_.size()];
-        auto rep = proc.request(static_cast<char>(op), input, ctx.timeout.count() > 0 ? ctx.timeout : timeout_, ctx.output_limit + 1);
+        auto rep = proc.request(static_cast<char>(op), input, ctx.timeout.count() > 0 ? ctx.timeout : timeout_, ctx.output_limit + 1,
+                                ctx.sink ? &ctx.sink : nullptr);
         if (!rep.previous_exit.empty() && !life.cases.empty()) {
             // It left between requests: told on the case it followed, never on the next one.
             TesteeResult gone;
