@@ -113,7 +113,7 @@ class TokenContentSax {
 public:
     explicit TokenContentSax(std::uint32_t n) : n_(n) {}
 
-    // The first difference: (path, message), once there is one.
+    // The first difference: (path, what is wrong there), once there is one.
     const std::optional<std::pair<std::string, std::string>>& wrong() const { return wrong_; }
 
     bool null() { return scalar("null", [](const Expect& e) { return e.kind == Expect::null_v; }); }
@@ -143,18 +143,18 @@ public:
         const auto& names = keys(f.kind);
         for (std::size_t i = 0; i < names.size(); ++i)
             if (k == names[i]) {
-                if (f.seen & (1u << i)) return fail(path() + "." + k, "the key comes twice");
+                if (f.seen & (1u << i)) return fail(path(false) + "." + k, "the key comes twice");
                 f.seen |= 1u << i;
                 f.key = k;
                 return true;
             }
-        return fail(path(), "unexpected key \"" + capped(k) + "\"");
+        return fail(path(false), "unexpected key \"" + capped(k) + "\"");
     }
     bool end_object() {
         const Frame& f = top();
         const auto& names = keys(f.kind);
         for (std::size_t i = 0; i < names.size(); ++i)
-            if (!(f.seen & (1u << i))) return fail(path(), "missing key \"" + names[i] + "\"");
+            if (!(f.seen & (1u << i))) return fail(path(false), "missing key \"" + names[i] + "\"");
         st_.pop_back();
         return true;
     }
@@ -251,17 +251,20 @@ private:
             return whole && u == e.number;
         });
     }
-    std::string path() const {
+    // Where the parser is: the innermost object's current key too, unless `with_key` is false
+    // (a fault of the object itself).
+    std::string path(bool with_key = true) const {
         std::string p;
         for (const Frame& f : st_) {
             if (f.kind == Frame::token) p += "[" + std::to_string(tokens_ - 1) + "]";
+            if (!with_key && &f == &st_.back()) break;
             if ((f.kind == Frame::root || f.kind == Frame::doc || f.kind == Frame::token) && !f.key.empty())
                 p += (p.empty() ? "" : ".") + f.key;
         }
         return p.empty() ? "(top level)" : p;
     }
     bool fail(std::string at, std::string why) {
-        if (!wrong_) wrong_ = {at, at + ": " + why};
+        if (!wrong_) wrong_ = {std::move(at), std::move(why)};
         return false;
     }
 
@@ -308,7 +311,7 @@ public:
         std::vector<Finding> out;
         const std::string line = stream_line_ ? "line 1: " : "";
         auto add = [&](const std::string& field, const std::string& message) {
-            out.push_back({Level::required, Check::content, line + message, content_rule(field), line + field});
+            out.push_back({Level::required, Check::content, line + field + ": " + message, content_rule(field), line + field});
         };
         if (!cut_.empty()) add("(top level)", cut_);
         else if (sax_.wrong()) add(sax_.wrong()->first, sax_.wrong()->second);
