@@ -76,6 +76,31 @@ TEST(LargeAnswer, TheReferenceAnswersPassAtTheCaps) {
     EXPECT_EQ(find_case("large/stream-body-cap-plus-one").generated->size, 12u + 4097);
 }
 
+// Persistent mode: the accepting response's payload goes to the sink; the reply keeps the status byte.
+TEST(LargeAnswer, PersistentAnswersGoThroughTheSinkToo) {
+    const Case& c = find_case("large/tokens-at-cap");
+    PersistentProcess serve({OND_CLI_PATH, "serve"});
+    auto check = c.generated->answer();
+    const std::function<bool(std::string_view)> sink = [check](std::string_view b) { return check->feed(b); };
+    const Input in{{}, c.generated->size, c.generated->open()};
+    auto rep = serve.request('D', in, std::chrono::seconds(20), 1u << 20, &sink);
+    ASSERT_EQ(rep.kind, PersistentProcess::Reply::Kind::answer) << rep.detail;
+    EXPECT_EQ(rep.payload, std::string(1, '\0'));
+    const auto f = check->finish();
+    EXPECT_TRUE(f.empty()) << f[0].message;
+    // A wrong answer: the check says where.
+    auto wrong = find_case("large/stream-body-at-cap").generated->answer();  // expects no tokens
+    const std::function<bool(std::string_view)> to_wrong = [wrong](std::string_view b) { return wrong->feed(b); };
+    const Input again{{}, c.generated->size, c.generated->open()};
+    rep = serve.request('D', again, std::chrono::seconds(20), 1u << 20, &to_wrong);
+    // A short answer may be all in before the parser sees the fault: cut off or complete, the
+    // check has the difference either way.
+    EXPECT_TRUE(rep.kind == PersistentProcess::Reply::Kind::answer || (rep.kind == PersistentProcess::Reply::Kind::output_limit && wrong->refused()))
+        << rep.detail;
+    EXPECT_EQ(wrong->finish().at(0).message, "line 1: doc.text: expected the text (0 x \"a\"), got \"aaa\"");
+    serve.finish();
+}
+
 TEST(LargeAnswer, TheExactAnswerPassesInAnyPieces) {
     const Case& c = find_case("large/tokens-at-cap");
     for (std::size_t step : {1u, 7u, 4096u}) EXPECT_TRUE(judge_text(c, three_tokens, step).empty()) << step;
