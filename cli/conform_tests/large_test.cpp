@@ -18,7 +18,7 @@ const std::string rejects_stream = "head -c 12 >/dev/null; echo 'error: stream.l
 const std::string accepts = "head -c 12 >/dev/null; echo '{}'; exit 0";
 
 TEST(Large, CasesPassThroughShellSyntaxAdaptersAndAreCounted) {
-    ConformRun r = conform({"--large", "--filter", "large/*", "--decoder", rejects_tokens, "--stream-decoder", rejects_stream});
+    ConformRun r = conform({"--large", "--filter", "large/*-plus-one", "--decoder", rejects_tokens, "--stream-decoder", rejects_stream});
     EXPECT_EQ(r.code, 0) << r.out << r.err;
     EXPECT_EQ(r.last_line, "CONFORMANCE PASSED: 2 passed, 0 failed, 0 expected failures, 0 skipped, 0 informational, 0 not run");
     ASSERT_EQ(r.results["cases"].size(), 2u);
@@ -30,7 +30,7 @@ TEST(Large, CasesPassThroughShellSyntaxAdaptersAndAreCounted) {
 
 TEST(Large, AFailingLargeCaseFailsTheRunAndReachesEveryReport) {
     const std::string junit = work_dir() + "/large.xml", html = work_dir() + "/large.html";
-    ConformRun r = conform({"--large", "--filter", "large/*", "--decoder", accepts, "--junit", junit, "--html", html});
+    ConformRun r = conform({"--large", "--filter", "large/*-plus-one", "--decoder", accepts, "--junit", junit, "--html", html});
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 0 passed, 1 failed, 0 expected failures, 1 skipped, 0 informational, 0 not run");
     EXPECT_EQ(r.results["summary"]["ok"], false);
@@ -53,7 +53,7 @@ TEST(Large, AFailingLargeCaseFailsTheRunAndReachesEveryReport) {
 // The testee's hard memory cap holds for the large cases too: an adapter that reads its whole
 // input (345 MB) into memory cannot under --memory-limit 64.
 TEST(Large, TheMemoryLimitApplies) {
-    ConformRun r = conform({"--large", "--filter", "large/tokens*", "--memory-limit", "64", "--decoder", adapter + " decode"});
+    ConformRun r = conform({"--large", "--filter", "large/tokens-cap*", "--memory-limit", "64", "--decoder", adapter + " decode"});
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_EQ(r.result("large/tokens-cap-plus-one")["status"], "fail");
     EXPECT_TRUE(r.has_finding("large/tokens-cap-plus-one", "required", "crash")) << r.out;
@@ -73,7 +73,7 @@ TEST(Large, AFilterThatMatchesNoLargeCaseIsRefused) {
     EXPECT_NE(r.err.find("ond conform: --large: no --filter matches a large/* case, so none would run (add --filter 'large/*')"),
               std::string::npos)
         << r.err;
-    ConformRun both = conform({"--large", "--filter", "valid/text/boom", "--filter", "large/tokens*", "--decoder", rejects_tokens});
+    ConformRun both = conform({"--large", "--filter", "valid/text/boom", "--filter", "large/tokens-cap*", "--decoder", rejects_tokens});
     EXPECT_EQ(both.err.find("--large:"), std::string::npos) << both.err;
     EXPECT_EQ(both.results["cases"].size(), 2u);  // the adapter refuses everything: the valid case fails
     EXPECT_EQ(both.result("large/tokens-cap-plus-one")["status"], "pass");
@@ -84,11 +84,31 @@ TEST(Large, WithoutItTheHeaderSaysTheCapsAreCheckedByTheCodeOnly) {
     const std::string line =
         "limits: without --large the token cap (2^25) and the stream body cap (2^30) are met only in small inputs that declare the "
         "cap or one more: a reader with no cap, or with either cap off by one, is caught there only by a wrong error code "
-        "(recommended level); --large adds one past each cap at full size\n";
+        "(recommended level); --large adds each cap (accepted) and one past it (refused) at full size\n";
     ConformRun without = conform({"--no-derived", "--filter", "valid/text/boom"});
     EXPECT_NE(without.out.find(line), std::string::npos) << without.out;
-    ConformRun with = conform({"--large", "--filter", "large/tokens*", "--decoder", rejects_tokens});
+    ConformRun with = conform({"--large", "--filter", "large/tokens-cap*", "--decoder", rejects_tokens});
     EXPECT_EQ(with.out.find("limits: without --large"), std::string::npos) << with.out;
+}
+
+// A reader whose caps are one too low (it refuses exactly 2^25 tokens, exactly a 2^30-byte
+// body) fails the at-cap cases (required); it answers after the 12-byte header.
+TEST(Large, AReaderThatRefusesAtTheCapFails) {
+    ConformRun r = conform({"--large", "--filter", "large/*-at-cap", "--decoder", rejects_tokens, "--stream-decoder", rejects_stream});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 0 passed, 2 failed, 0 expected failures, 0 skipped, 0 informational, 0 not run");
+    for (const char* id : {"large/tokens-at-cap", "large/stream-body-at-cap"}) {
+        const auto& c = r.result(id);
+        EXPECT_EQ(c["status"], "fail") << c;
+        EXPECT_EQ(c["findings"][0]["check"], "verdict") << c;
+        EXPECT_NE(c["findings"][0]["message"].get<std::string>().find("expected accept, got reject"), std::string::npos) << c;
+    }
+    // An answer that is no content JSON fails on its content, read as it came.
+    ConformRun wrong = conform({"--large", "--filter", "large/tokens-at-cap", "--decoder", accepts});
+    EXPECT_EQ(wrong.code, 1) << wrong.out;
+    const auto& c = wrong.result("large/tokens-at-cap");
+    EXPECT_EQ(c["findings"][0]["check"], "content") << c;
+    EXPECT_EQ(c["findings"][0]["message"], "(top level): missing key \"format\"") << c;
 }
 
 // --name is escaped on the terminal as the reports escape testee text: no ESC sequence, line

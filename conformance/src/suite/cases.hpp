@@ -22,11 +22,17 @@ using corpus::verdict_name;
 // disagreement found by differential fuzzing (--fuzz).
 enum class Origin : std::uint8_t { corpus, bitflip, prefix, mutation, memory, large, fuzz };
 
+class StreamedAnswer;  // suite/large_answer.hpp
+
 // An input made piece by piece while it is sent, never held whole (the --large cases).
 struct GeneratedInput {
     std::uint64_t size = 0;
     std::string recipe;  // what the bytes are, in words (written next to the reports)
     std::function<std::function<std::string_view()>()> open;  // a fresh reader of the pieces; empty view at the end
+    // A case that must be accepted: a fresh check of its answer as it arrives (never held), and
+    // the most bytes that answer may have.
+    std::function<std::shared_ptr<StreamedAnswer>()> answer;
+    std::uint64_t answer_limit = 0;
 };
 
 const char* origin_name(Origin o) noexcept;

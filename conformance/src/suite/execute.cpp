@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "suite/large.hpp"
+#include "suite/large_answer.hpp"
 #include "suite/writer_check.hpp"
 
 namespace ond::conformance {
@@ -43,13 +44,17 @@ void run_case(Run& run, std::size_t i, unsigned w) {
     const auto& skips = run.in.skips;
     bool skipped = std::any_of(skips.begin(), skips.end(), [&](const std::string& g) { return glob_match(g, c.id); });
     TesteeResult o;
+    // A large case to be accepted: its answer is judged as it arrives (large_answer.hpp).
+    std::shared_ptr<StreamedAnswer> streamed = c.generated && c.generated->answer ? c.generated->answer() : nullptr;
     // The reference in-process holds its input whole: the large cases go to adapters only.
     const bool in_process_large = c.generated && testee.command(op_of(c.kind)).empty();
     if (skipped || in_process_large || !testee.supports(op_of(c.kind))) {
         o.status = Answer::unsupported;
     } else if (c.generated) {
         const Input in{{}, c.generated->size, c.generated->open()};
-        o = testee.run(op_of(c.kind), in, w, RunContext{i, output_limit(c), large_timeout(run.in.timeout)});
+        RunContext ctx{i, streamed ? c.generated->answer_limit : output_limit(c), large_timeout(run.in.timeout)};
+        if (streamed) ctx.sink = [streamed](std::string_view b) { return streamed->feed(b); };
+        o = testee.run(op_of(c.kind), in, w, ctx);
         run.ex.asked[i] = 1;
     } else {
         o = testee.run(op_of(c.kind), c.input, w, RunContext{i, output_limit(c)});
@@ -60,7 +65,8 @@ void run_case(Run& run, std::size_t i, unsigned w) {
     } else if (o.status != Answer::unsupported) {
         run.consecutive = 0;
     }
-    CaseResult r = classify(c, o, run.in.classify);
+    CaseResult r = streamed && o.status != Answer::unsupported ? judge_streamed(c, o, *streamed, c.generated->answer_limit, run.in.classify)
+                                                               : classify(c, o, run.in.classify);
     if (in_process_large && !skipped)
         r.findings.push_back({Level::info, Check::verdict,
                               "not run: the reference codec in-process would hold the whole input; --large runs through an adapter",

@@ -1,5 +1,7 @@
 #include "suite/large.hpp"
 
+#include "suite/large_answer.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -14,8 +16,10 @@ namespace {
 // Bytes described as runs: literal bytes, or one byte value repeated (the text, the zero columns).
 class Runs {
 public:
-    Runs& lit(std::string b) {
-        runs_.push_back({std::move(b), 0, 0});
+    Runs& lit(std::string b) { return repeat(std::move(b), 1); }
+    // `pattern` `times` times over.
+    Runs& repeat(std::string pattern, std::uint64_t times) {
+        runs_.push_back({std::move(pattern), times});
         return *this;
     }
     Runs& u32(std::uint32_t v) {
@@ -23,13 +27,10 @@ public:
         for (int i = 0; i < 4; ++i) b[i] = static_cast<char>(v >> (8 * i));
         return lit(std::move(b));
     }
-    Runs& fill(char c, std::uint64_t n) {
-        runs_.push_back({{}, c, n});
-        return *this;
-    }
+    Runs& fill(char c, std::uint64_t n) { return repeat(std::string(1, c), n); }
     std::uint64_t size() const {
         std::uint64_t n = 0;
-        for (const Run& r : runs_) n += r.bytes.empty() ? r.count : r.bytes.size();
+        for (const Run& r : runs_) n += r.size();
         return n;
     }
     // The next piece of at most 1 MiB; empty at the end.
@@ -37,11 +38,19 @@ public:
         buf_.clear();
         while (buf_.size() < step && k_ < runs_.size()) {
             const Run& r = runs_[k_];
-            const std::uint64_t size = r.bytes.empty() ? r.count : r.bytes.size();
-            const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(size - at_, step - buf_.size()));
-            if (r.bytes.empty()) buf_.append(n, r.fill);
-            else buf_.append(r.bytes, static_cast<std::size_t>(at_), n);
-            at_ += n;
+            const std::uint64_t size = r.size();
+            const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(size - at_, step - buf_.size()));
+            if (r.pattern.size() == 1) {
+                buf_.append(want, r.pattern[0]);
+            } else {
+                for (std::uint64_t pos = at_, end = at_ + want; pos < end;) {  // from where the last piece stopped
+                    const std::size_t off = static_cast<std::size_t>(pos % r.pattern.size());
+                    const std::size_t k = static_cast<std::size_t>(std::min<std::uint64_t>(end - pos, r.pattern.size() - off));
+                    buf_.append(r.pattern, off, k);
+                    pos += k;
+                }
+            }
+            at_ += want;
             if (at_ == size) ++k_, at_ = 0;
         }
         return buf_;
@@ -50,9 +59,9 @@ public:
 private:
     static constexpr std::size_t step = 1u << 20;
     struct Run {
-        std::string bytes;
-        char fill;
-        std::uint64_t count;
+        std::string pattern;
+        std::uint64_t times;
+        std::uint64_t size() const { return pattern.size() * times; }
     };
     std::vector<Run> runs_;
     std::size_t k_ = 0;
@@ -66,33 +75,56 @@ std::string section_frame(std::uint8_t id, std::uint32_t length) {
     return f;
 }
 
-// An ONDC of 2^25 + 1 tokens, one 'a' each, no attributes: valid but for the count (R17).
-Runs too_many_tokens() {
-    constexpr std::uint32_t n = (1u << 25) + 1;
-    const std::string count = "\x81\x80\x80\x10";  // n as a varint
-    const std::uint32_t tokens_len = 4 + 9 * n + (n + 3) / 4 + 1;
-    const std::uint32_t body = 6 + (5 + 1 + n) + (5 + tokens_len);
+std::string varint(std::uint32_t v) {
+    std::string b;
+    for (; v >= 0x80; v >>= 7) b.push_back(static_cast<char>(0x80 | (v & 0x7F)));
+    b.push_back(static_cast<char>(v));
+    return b;
+}
+
+// The canonical ONDC of n tokens, one 'a' each, nothing else set (valid when n <= 2^25, R17).
+Runs token_document(std::uint32_t n) {
+    const std::string count = varint(n);
+    const std::uint64_t tokens_len = count.size() + 9ull * n + (n + 3) / 4 + 1;
+    const std::uint64_t body = 6 + (5 + 1 + n) + (5 + tokens_len);
     Runs r;
-    r.lit(std::string("ONDC\x01\x00\x00\x00", 8)).u32(body);
+    r.lit(std::string("ONDC\x01\x00\x00\x00", 8)).u32(static_cast<std::uint32_t>(body));
     r.lit(section_frame(1, 1) + std::string(1, '\0'));
     r.lit(section_frame(2, 1 + n) + std::string(1, '\0')).fill('a', n);
-    r.lit(section_frame(3, tokens_len) + count);
-    for (std::uint32_t left = n; left > 0;) {  // gap 0, length 1 per token, in 1 MiB literals
-        const std::uint32_t k = std::min<std::uint32_t>(left, 1u << 19);
-        std::string pairs(2ull * k, '\x01');
-        for (std::size_t i = 0; i < pairs.size(); i += 2) pairs[i] = '\0';
-        r.lit(std::move(pairs));
-        left -= k;
-    }
+    r.lit(section_frame(3, static_cast<std::uint32_t>(tokens_len)) + count);
+    r.repeat(std::string("\0\x01", 2), n);          // gap 0, length 1 per token
     r.fill('\0', 7ull * n + (n + 3) / 4 + 1);  // six columns, heads, sentence bits, mode 0
     return r;
 }
 
-// A stream whose first ONDC declares, and delivers, a body of 2^30 + 1 bytes: a valid document
-// of one long text (R26: refused at the 1 GiB cap).
-Runs over_the_cap() {
-    constexpr std::uint32_t body = (1u << 30) + 1;
-    constexpr std::uint32_t text = body - 19;  // tables (6), text frame and encoding (6), tokens (7)
+// A stream of one ONDC whose body is exactly `body` bytes: an empty text, no tokens, and an
+// unknown section (id 8, skipped by length: R9) of zeros filling the rest. Valid up to the cap
+// (R26); its content is that of an empty document, so the answer is one short line.
+Runs stream_of_body(std::uint32_t body) {
+    Runs r;
+    r.lit(std::string("ONDC\x01\x00\x00\x00", 8)).u32(body);
+    r.lit(section_frame(1, 1) + std::string(1, '\0'));
+    r.lit(section_frame(2, 1) + std::string(1, '\0'));
+    r.lit(section_frame(3, 2) + std::string(2, '\0'));
+    r.lit(section_frame(8, body - 24)).fill('\0', body - 24);
+    return r;
+}
+
+// The compact content JSON of token_document(n), as the reference writes it: its size.
+std::uint64_t token_content_bytes(std::uint32_t n) {
+    const std::string token = R"({"start":,"length":1,"norm":"","lemma":"","pos":"","tag":"","dep":"","morph":"","head":,"sent":0,"conf":1})";
+    const std::string around = R"({"format":"ONDC","crc":false,"doc":{"text":"","tokens":[],"ents":null,"cats":null,"spans":[]}})";
+    std::uint64_t bytes = around.size() + n + static_cast<std::uint64_t>(n) * (token.size() + 1) - (n ? 1 : 0);
+    // start and head are both the token's index: the indexes [lo, hi) have `digits` digits.
+    for (std::uint64_t lo = 0, hi = 10, digits = 1; lo < n; lo = hi, hi *= 10, ++digits)
+        bytes += 2 * digits * (std::min<std::uint64_t>(n, hi) - lo);
+    return bytes;
+}
+
+// A stream whose first ONDC declares, and delivers, a body of `body` bytes: a valid document of
+// one long text (one past the cap: R26 refuses it at the header).
+Runs over_the_cap(std::uint32_t body) {
+    const std::uint32_t text = body - 19;  // tables (6), text frame and encoding (6), tokens (7)
     Runs r;
     r.lit(std::string("ONDC\x01\x00\x00\x00", 8)).u32(body);
     r.lit(section_frame(1, 1) + std::string(1, '\0'));
@@ -101,37 +133,71 @@ Runs over_the_cap() {
     return r;
 }
 
-Case large_case(const char* id, CaseKind kind, const char* rule, const char* what, Runs (*make)(), const char* error) {
+// "2^25" for a power of two, else the number (the caps of the tests).
+std::string cap_name(std::uint64_t v) {
+    for (int k = 0; k < 64; ++k)
+        if (v == std::uint64_t{1} << k) return "2^" + std::to_string(k);
+    return std::to_string(v);
+}
+
+struct LargeSpec {
+    const char* id;
+    CaseKind kind;
+    std::vector<std::string> rules;
+    std::string what;
+    std::function<Runs()> make;
+    const char* error = "";  // a case to be refused: its code; "": to be accepted
+    CaseVerdict verdict = CaseVerdict::invalid;
+    std::function<std::shared_ptr<StreamedAnswer>()> answer = {};
+    std::uint64_t answer_limit = 0;
+};
+
+Case large_case(LargeSpec s) {
     Case c;
-    c.id = id;
-    c.kind = kind;
+    c.id = s.id;
+    c.kind = s.kind;
     c.area = "large";
-    c.verdict = CaseVerdict::invalid;
-    c.rules = {rule};
-    c.description = what;
-    c.error = error;
-    c.expect_accept = false;
+    c.verdict = s.verdict;
+    c.rules = std::move(s.rules);
+    c.description = s.what;
+    c.error = s.error;
+    c.expect_accept = static_cast<bool>(s.answer);
+    c.canonical = s.verdict == CaseVerdict::valid;
     c.origin = Origin::large;
     auto g = std::make_shared<GeneratedInput>();
-    g->size = make().size();
-    g->recipe = std::string(what) + ", made by the runner (large.cpp) piece by piece; " + std::to_string(g->size) + " bytes";
-    g->open = [make] {
+    g->size = s.make().size();
+    g->recipe = s.what + ", made by the runner (large.cpp) piece by piece; " + std::to_string(g->size) + " bytes";
+    g->open = [make = s.make] {
         auto runs = std::make_shared<Runs>(make());
         return std::function<std::string_view()>([runs] { return runs->next(); });
     };
+    g->answer = std::move(s.answer);
+    g->answer_limit = s.answer_limit;
     c.generated = std::move(g);
     return c;
 }
 
 }  // namespace
 
-std::vector<Case> large_cases() {
+std::vector<Case> large_cases(const LargeCaps& caps) {
+    const std::uint32_t n = caps.tokens, body = caps.stream_body;
+    const std::string tokens = cap_name(n), bytes = cap_name(body);
     std::vector<Case> cases;
-    cases.push_back(large_case("large/tokens-cap-plus-one", CaseKind::decode, "R17", "an ONDC of 2^25 + 1 tokens (about 345 MB)",
-                               too_many_tokens, "tokens.count-too-large"));
-    cases.push_back(large_case("large/stream-body-cap-plus-one", CaseKind::stream, "R26",
-                               "a stream whose container declares and delivers 2^30 + 1 body bytes", over_the_cap,
-                               "stream.length-too-large"));
+    // The answer: 2^25 tokens as content JSON (4.1 GB compact); twice that leaves room for blanks.
+    cases.push_back(large_case({"large/tokens-at-cap", CaseKind::decode, {"R17"},
+                                "an ONDC of exactly " + tokens + " one-unit tokens, nothing else set (canonical)",
+                                [n] { return token_document(n); }, "", CaseVerdict::valid, [n] { return expect_token_content(n, false); },
+                                2 * token_content_bytes(n) + (1u << 20)}));
+    cases.push_back(large_case({"large/tokens-cap-plus-one", CaseKind::decode, {"R17"}, "an ONDC of " + tokens + " + 1 tokens",
+                                [n] { return token_document(n + 1); }, "tokens.count-too-large"}));
+    cases.push_back(large_case({"large/stream-body-at-cap", CaseKind::stream, {"R26", "R9"},
+                                "a stream whose container declares and delivers exactly " + bytes +
+                                    " body bytes (an empty document and an unknown section of zeros)",
+                                [body] { return stream_of_body(body); }, "", CaseVerdict::noncanonical,
+                                [] { return expect_token_content(0, true); }, 1u << 20}));
+    cases.push_back(large_case({"large/stream-body-cap-plus-one", CaseKind::stream, {"R26"},
+                                "a stream whose container declares and delivers " + bytes + " + 1 body bytes",
+                                [body] { return over_the_cap(body + 1); }, "stream.length-too-large"}));
     return cases;
 }
 

@@ -74,6 +74,9 @@ struct PersistentProcess::Exchange {
     pid_t root = -1;
     Clock::time_point t0, deadline, last_sample{};
     bool* stale = nullptr;
+    // request()'s sink: the answer's bytes after the status byte go there as they arrive.
+    const std::function<bool(std::string_view)>* sink = nullptr;
+    std::uint64_t sunk = 0;  // payload bytes given to the sink (or dropped: a rejection's past 64 KiB)
 };
 
 PersistentProcess::PersistentProcess(std::vector<std::string> argv, long memory_limit_kb)
@@ -345,22 +348,25 @@ std::optional<PersistentProcess::Reply> PersistentProcess::judge_header(Exchange
                                                       " bytes, more than the case's output limit of " + std::to_string(x.max_response));
     if (l < 1) return fail(x, Reply::Kind::protocol_error, "a response frame of 0 bytes (no status byte)");
     x.need = 4 + static_cast<std::uint64_t>(l);
-    if (open) open = read_upto(out_fd_, x.in, static_cast<std::size_t>(x.need) + 1);
+    if (open) open = read_upto(out_fd_, x.in, x.sink ? x.prefix + 1 : static_cast<std::size_t>(x.need) + 1);
     return std::nullopt;
 }
 
 std::optional<PersistentProcess::Reply> PersistentProcess::read_response(Exchange& x) {
     // Never more than the frame can hold: a declared length past the limit is refused from the
     // length field alone.
-    const std::size_t cap = x.need ? static_cast<std::size_t>(x.need) + 1 : x.prefix;
-    bool open = read_upto(out_fd_, x.in, cap);
+    const std::size_t cap = x.need ? static_cast<std::size_t>(x.need + 1 - x.sunk) : x.prefix;
+    bool open = read_upto(out_fd_, x.in, std::min<std::size_t>(cap, x.sink ? x.prefix + 1 + (1u << 20) : cap));
     if (!x.in.empty()) wrote_anything_ = true;
     if (!x.need && x.in.size() >= 4) {
         if (auto r = judge_header(x, open)) return r;
     }
-    if (x.need && x.in.size() > x.need)
-        return fail(x, Reply::Kind::protocol_error, describe_bytes(std::string_view(x.in).substr(x.need)) + " after the response frame");
-    if (x.need && x.in.size() == x.need) x.answered = true;
+    if (x.need && x.sunk + x.in.size() > x.need)
+        return fail(x, Reply::Kind::protocol_error,
+                    describe_bytes(std::string_view(x.in).substr(static_cast<std::size_t>(x.need - x.sunk))) + " after the response frame");
+    if (x.sink && x.need && x.in.size() > x.prefix + 1 && !sink_payload(x))
+        return fail(x, Reply::Kind::output_limit, "the answer was judged wrong as it arrived; the rest was not read");
+    if (x.need && x.sunk + x.in.size() == x.need) x.answered = true;
     if (!open) {
         if (x.answered) {
             close_fd(out_fd_);
@@ -447,9 +453,27 @@ std::optional<PersistentProcess::Reply> PersistentProcess::step(Exchange& x) {
     return std::nullopt;
 }
 
+// The payload past the status byte leaves x.in: an answer (status 0) through the sink, a
+// rejection's text kept to its first 64 KiB. False when the sink refuses it.
+bool PersistentProcess::sink_payload(Exchange& x) {
+    const std::size_t body = x.prefix + 1;
+    const std::string_view rest = std::string_view(x.in).substr(body);
+    if (x.in[x.prefix] == 0) {
+        x.sunk += rest.size();
+        const bool go_on = (*x.sink)(rest);
+        x.in.resize(body);
+        return go_on;
+    }
+    const std::size_t keep = std::size_t{1} << 16;
+    if (rest.size() > keep) x.sunk += rest.size() - keep, x.in.resize(body + keep);
+    return true;
+}
+
 PersistentProcess::Reply PersistentProcess::exchange(const std::string& header, const Input& input, std::uint32_t number,
-                                                     std::chrono::milliseconds timeout, std::size_t max_response, bool& stale) {
+                                                     std::chrono::milliseconds timeout, std::size_t max_response, bool& stale,
+                                                     const std::function<bool(std::string_view)>* sink) {
     Exchange x(header, input);
+    x.sink = sink;
     x.rep.number = number;
     x.number = number;
     x.prefix = protocol_ >= 2 && number ? 8 : 4;
@@ -506,7 +530,7 @@ std::string PersistentProcess::stray_before_request(std::optional<std::uint32_t>
 }
 
 PersistentProcess::Reply PersistentProcess::request(char op, const Input& input, std::chrono::milliseconds timeout,
-                                                    std::size_t max_response) {
+                                                    std::size_t max_response, const std::function<bool(std::string_view)>* sink) {
     hello_timeout_ = timeout;
     std::optional<std::uint32_t> void_number;
     // Stray bytes that followed a baseline answer void no case: the adapter loses its baseline
@@ -540,7 +564,7 @@ PersistentProcess::Reply PersistentProcess::request(char op, const Input& input,
             rep.detail = "an input of " + std::to_string(input.size) + " bytes does not fit one frame (4-byte length); not sent";
             break;
         }
-        rep = exchange(header, input, number, timeout, max_response + (protocol_ >= 2 ? 4 : 0), stale);
+        rep = exchange(header, input, number, timeout, max_response + (protocol_ >= 2 ? 4 : 0), stale, sink);
         if (rep.kind == Reply::Kind::gone) {
             // It left after its previous answer without reading this request: that answer's
             // case is told, and this request goes to a fresh process.

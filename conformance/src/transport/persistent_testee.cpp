@@ -64,7 +64,8 @@ public:
     TesteeResult run(Op op, const Input& input, unsigned worker, const RunContext& ctx) override {
         auto& proc = *procs_[worker % procs_.size()];
         auto& life = lives_[worker % procs_.size()];
-        auto rep = proc.request(static_cast<char>(op), input, ctx.timeout.count() > 0 ? ctx.timeout : timeout_, ctx.output_limit + 1);
+        auto rep = proc.request(static_cast<char>(op), input, ctx.timeout.count() > 0 ? ctx.timeout : timeout_, ctx.output_limit + 1,
+                                ctx.sink ? &ctx.sink : nullptr);
         if (!rep.previous_exit.empty() && !life.cases.empty()) {
             // It left between requests: told on the case it followed, never on the next one.
             TesteeResult gone;

@@ -200,6 +200,20 @@ std::string resolve_executable(const std::string& name) {
     return {};
 }
 
+namespace {
+
+// Reads what stdout has: into r.out, or through limits.out_sink (bounded by max_output either way).
+bool take_stdout(int fd, ProcessResult& r, const SpawnLimits& limits, std::uint64_t& sunk) {
+    if (!limits.out_sink) return read_some(fd, r.out, limits.max_output, &r.output_exceeded);
+    std::string piece;
+    const bool open = read_upto(fd, piece, std::size_t{1} << 20);  // the rest stays in the pipe
+    sunk += piece.size();
+    if (sunk > limits.max_output || (!piece.empty() && !limits.out_sink(piece))) r.output_exceeded = true;
+    return open;
+}
+
+}  // namespace
+
 ProcessResult run_process(const std::vector<std::string>& argv, std::string_view input,
                           std::chrono::milliseconds timeout, SpawnLimits limits) {
     bool given = false;
@@ -229,6 +243,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
     bool root_done = false;
     int status = 0;
     Clock::time_point last_sample{}, done_at{};
+    std::uint64_t sunk = 0;  // stdout bytes given to limits.out_sink
     while (true) {
         auto now = Clock::now();
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
@@ -275,7 +290,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
                 }
             }
             if (idx_out >= 0 && fds[idx_out].revents) {
-                if (!read_some(ch.out_r, r.out, limits.max_output, &r.output_exceeded)) close_fd(ch.out_r);
+                if (!take_stdout(ch.out_r, r, limits, sunk)) close_fd(ch.out_r);
                 if (r.output_exceeded) break;
             }
             if (idx_err >= 0 && fds[idx_err].revents && !read_excerpt(ch.err_r, err)) close_fd(ch.err_r);
@@ -304,7 +319,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::funct
     sweep_orphans(ch.serial);
     ch.group.reset();  // the group removed, and what it left in /dev/shm
     // What is left in the pipes is the child's (its writers are all dead now).
-    if (ch.out_r >= 0 && !r.output_exceeded) read_some(ch.out_r, r.out, limits.max_output, &r.output_exceeded);
+    if (ch.out_r >= 0 && !r.output_exceeded) take_stdout(ch.out_r, r, limits, sunk);
     if (ch.err_r >= 0) read_excerpt(ch.err_r, err);
     close_fd(ch.in_w);
     close_fd(ch.out_r);

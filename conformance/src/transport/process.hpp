@@ -78,6 +78,10 @@ struct SpawnLimits {
     // none. Not RLIMIT_AS, which a JVM or V8 would not start under (they reserve far more address
     // space than they touch).
     long memory_limit_kb = 0;
+    // When set, stdout goes here piece by piece instead of into ProcessResult::out (an answer
+    // judged as it arrives, never held: the --large cases); still at most max_output bytes.
+    // Returning false ends the process as output past the limit does (the answer is already wrong).
+    std::function<bool(std::string_view)> out_sink = {};
 };
 
 // The default memory cap: half of the least of the machine's memory and this process's cgroup
@@ -136,7 +140,11 @@ public:
     // judged as one (they void the answer they followed; this request goes to a fresh process).
     // The request frame is always written whole (within the time-out), even when the answer
     // comes first. A streamed input goes out piece by piece and is never re-sent.
-    Reply request(char op, const Input& input, std::chrono::milliseconds timeout, std::size_t max_response = 1u << 30);
+    // With a sink, an answer's bytes after its status byte go to the sink as they arrive and
+    // are not kept (the payload holds the status byte alone); a sink that returns false ends the
+    // process as an answer past the output limit does.
+    Reply request(char op, const Input& input, std::chrono::milliseconds timeout, std::size_t max_response = 1u << 30,
+                  const std::function<bool(std::string_view)>* sink = nullptr);
     Reply request(char op, std::string_view input, std::chrono::milliseconds timeout, std::size_t max_response = 1u << 30) {
         return request(op, Input::of(input), timeout, max_response);
     }
@@ -167,7 +175,8 @@ private:
     bool spawn_and_greet(std::string& error);
     void measure_baselines();
     Reply exchange(const std::string& header, const Input& input, std::uint32_t number, std::chrono::milliseconds timeout,
-                   std::size_t max_response, bool& stale);
+                   std::size_t max_response, bool& stale, const std::function<bool(std::string_view)>* sink = nullptr);
+    bool sink_payload(Exchange& x);
     std::optional<Reply> step(Exchange& x);
     std::optional<Reply> write_request(Exchange& x, short revents);
     std::optional<Reply> read_response(Exchange& x);

@@ -71,7 +71,7 @@ public:
             return o;
         }
         const auto timeout = ctx.timeout.count() > 0 ? ctx.timeout : timeout_;
-        const SpawnLimits limits{ctx.output_limit, limit_kb_};
+        const SpawnLimits limits{ctx.output_limit, limit_kb_, ctx.sink};
         ProcessResult r = input.next ? run_process(argv, input.next, timeout, limits) : run_process(argv, input.held, timeout, limits);
         o.ms = r.wall_ms;
         if (!r.started) {

@@ -58,6 +58,9 @@ struct RunContext {
     std::size_t case_index = 0;              // the case's place in the run (for late verdicts)
     std::size_t output_limit = 256u << 20;   // stdout bytes (persistent: response payload bytes)
     std::chrono::milliseconds timeout{0};    // this case's time-out; 0: the testee's (--timeout)
+    // When set, the answer's bytes (stdout; persistent: an accepting response's payload) go here
+    // as they arrive instead of into TesteeResult::out (process.hpp, SpawnLimits::out_sink).
+    std::function<bool(std::string_view)> sink = {};
 };
 
 // A verdict that arrives after its case ran: bytes a persistent testee wrote when no response
