@@ -429,7 +429,7 @@ CaseResult classify(const Case& c, const TesteeResult& o, const ClassifyOptions&
     }
     if (o.memory_measured && c.check_memory && o.growth_kb > opt.memory_bound_kb)
         j.add(Level::required, Check::memory,
-              "peak RSS of the process tree " + mib(o.peak_kb) + " is " + mib(o.growth_kb) + " over the baseline (bound " +
+              "the peak memory of all the testee started, " + mib(o.peak_kb) + ", is " + mib(o.growth_kb) + " over the baseline (bound " +
                   mib(opt.memory_bound_kb) + "); reading or refusing an input must stay within the bound, whatever counts and lengths it declares",
               "", j.fault_field());
     if (o.status == Answer::accept || o.status == Answer::reject) {

@@ -85,6 +85,33 @@ TEST(Classify, UnknownErrorCodeIsRecommended) {
     EXPECT_TRUE(classify(c, answer(Answer::reject, "", "crc.mismatch"), {}).findings.empty());
 }
 
+// Memory over the bound fails the case at required level, said the same under every accounting;
+// a case that does not check memory, or an answer whose memory was not measured, has no finding.
+TEST(Classify, MemoryOverTheBoundIsRequired) {
+    Case c = refused_case("invalid/x", CaseKind::decode, CaseVerdict::invalid, "crc.mismatch");
+    c.check_memory = true;
+    TesteeResult o = answer(Answer::reject, "", "crc.mismatch");
+    o.memory_measured = true;
+    o.peak_kb = 300 * 1024;
+    o.growth_kb = 260 * 1024;
+    CaseResult r = classify(c, o, ClassifyOptions{Profile::spec, 250 * 1024});
+    EXPECT_EQ(r.status, Status::fail);
+    ASSERT_EQ(r.findings.size(), 1u);
+    EXPECT_EQ(r.findings[0].level, Level::required);
+    EXPECT_EQ(r.findings[0].check, Check::memory);
+    EXPECT_EQ(r.findings[0].message,
+              "the peak memory of all the testee started, 300.0 MiB, is 260.0 MiB over the baseline (bound 250.0 MiB); reading or "
+              "refusing an input must stay within the bound, whatever counts and lengths it declares");
+    o.growth_kb = 250 * 1024;  // at the bound: within it
+    EXPECT_EQ(classify(c, o, ClassifyOptions{Profile::spec, 250 * 1024}).status, Status::pass);
+    o.growth_kb = 260 * 1024;
+    o.memory_measured = false;
+    EXPECT_EQ(classify(c, o, ClassifyOptions{Profile::spec, 250 * 1024}).status, Status::pass);
+    c.check_memory = false;
+    o.memory_measured = true;
+    EXPECT_EQ(classify(c, o, ClassifyOptions{Profile::spec, 250 * 1024}).status, Status::pass);
+}
+
 // The offset an adapter may give with its code: checked against the reference's at recommended
 // level when the code is right; a wrong code is one finding, not two; no offset, no check.
 TEST(Classify, AReportedOffsetIsCheckedWithTheRightCode) {

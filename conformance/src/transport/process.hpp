@@ -101,7 +101,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::string_view
 ProcessResult run_process(const std::vector<std::string>& argv, const std::function<std::string_view()>& next,
                           std::chrono::milliseconds timeout, SpawnLimits limits = {});
 
-// A long-lived child speaking the framed protocol of PROTOCOL.md (version 2 when it says so on
+// A long-lived child speaking the framed protocol of docs/protocol.md (version 2 when it says so on
 // the hello request, else version 1). Not thread-safe: one per thread.
 class PersistentProcess {
 public:

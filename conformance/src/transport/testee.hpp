@@ -43,7 +43,7 @@ struct TesteeResult {
     std::optional<std::uint64_t> offset;  // from `error: CODE at byte N` (reject), when given
     std::string detail;  // crash / time-out / protocol details, with the first and last lines of stderr
     bool memory_measured = false;
-    long peak_kb = 0;    // peak of the testee's process tree during the case
+    long peak_kb = 0;    // peak memory of all the testee started during the case (as its accounting counts)
     long growth_kb = 0;  // that peak over the testee's baseline (what the case itself cost)
     double ms = 0;
 };
