@@ -14,6 +14,8 @@ void erase_id(raw::Sections& s, std::uint8_t id) {
 }
 }  // namespace
 
+// Long by design: the area's table of cases, a paragraph each (id, bytes, verdict, rule); split,
+// it would only scatter one list.
 void add_section_cases(Registry& r) {
     r.area("section");
     const Container t = tiny();

@@ -3,6 +3,8 @@
 
 namespace ond::corpus::gen {
 
+// Long by design: the area's table of cases, a paragraph each (id, bytes, verdict, rule); split,
+// it would only scatter one list.
 void add_spans_cases(Registry& r) {
     r.area("spans");
     const Container s = sample();  // groups "sc" (2 spans) and "quotes" (1 span), n = 10

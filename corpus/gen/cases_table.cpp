@@ -23,6 +23,8 @@ void each_index(raw::Canon& k, const std::function<void(V&)>& f) {
 }
 }  // namespace
 
+// Long by design: the area's table of cases, a paragraph each (id, bytes, verdict, rule); split,
+// it would only scatter one list.
 void add_table_cases(Registry& r) {
     r.area("table");
     const Container t = tiny();

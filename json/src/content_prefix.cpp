@@ -64,6 +64,7 @@ void ContentPrefix::value_start(char c) {
 
 void ContentPrefix::end_value() { state_ = open_.empty() ? State::done : State::after_value; }
 
+// Long by design: the whole state machine, one case per state, as the content model reads.
 void ContentPrefix::step(char c) {
     switch (state_) {
         case State::value:
