@@ -28,8 +28,10 @@ step "asan-ubsan build (clang-14, -Werror)"
 cmake --preset asan-ubsan >/dev/null
 cmake --build --preset asan-ubsan -j"$jobs"
 step "asan-ubsan tests"
-# Not here: benchmarks, the OSS-Fuzz and install checks (a build of their own each) and the slow
-# whole-suite runs (adapter templates, suite power); the default build runs them.
+# Not here: benchmarks, the OSS-Fuzz and install checks (a build of their own each) and the tests
+# labelled "slow", whole runs of the suite (adapter templates, suite power, the action's seeds, the
+# runner's end-to-end runs named in cli/CMakeLists.txt) and the hostile GiB inputs; the default
+# build runs them.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --preset asan-ubsan -j"$jobs" -LE 'bench|oss-fuzz|slow|install'
 

@@ -35,35 +35,48 @@ cmake -S "$SRC_DIR" -B "$BUILD_DIR" -G Ninja \
 cmake --build "$BUILD_DIR" --target fuzzers -j"$JOBS"
 
 section_harnesses=" varint string string_table text tokens entities categories span_groups "
+whole_harnesses=" container differential roundtrip doc_bin stream records api noexcept "
+
+# Seeds go flat into each zip under numbered names (cases in different folders share names), a
+# letter apart per source: s the harness's own, c the golden corpus's binaries (whole-container
+# harnesses), r the regression inputs (not their listings). The shared sets are staged once: a
+# copy per file and harness took minutes.
+stage_seeds() {  # stage_seeds DIR LETTER, the files' paths on stdin
+  local i=0 f n
+  mkdir -p "$1"
+  while IFS= read -r f; do
+    i=$((i + 1))
+    printf -v n '%s%05d-%s' "$2" "$i" "${f##*/}"
+    cp "$f" "$1/$n"
+  done
+}
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/cases" "$stage/regressions"
+if [ -d "$SRC_DIR/corpus/cases" ]; then
+  find "$SRC_DIR/corpus/cases" -type f \( -name '*.ondc' -o -name '*.ondb' \) | sort | stage_seeds "$stage/cases" c
+fi
+if [ -d "$SRC_DIR/corpus/regressions" ]; then
+  find "$SRC_DIR/corpus/regressions" -type f \( -name '*.ondc' -o -name '*.ondb' -o -name '*.stream' -o -name '*.bin' \) |
+    sort | stage_seeds "$stage/regressions" r
+fi
+
 count=0
 for exe in "$BUILD_DIR"/fuzz/*_fuzzer; do
   fuzzer=$(basename "$exe")
   name=${fuzzer%_fuzzer}
   cp "$exe" "$OUT/"
   count=$((count + 1))
-  # Seeds: the harness's own, for whole-container harnesses also the golden corpus's binaries,
-  # and the regression inputs (not their listings); flat, numbered names (cases in different folders share names).
-  list=$(mktemp)
-  find "$SRC_DIR/fuzz/seeds/$name" -type f | sort > "$list"
-  case "$name" in
-    container|differential|roundtrip|doc_bin|stream|records|api|noexcept)
-      if [ -d "$SRC_DIR/corpus/cases" ]; then
-        find "$SRC_DIR/corpus/cases" -type f \( -name '*.ondc' -o -name '*.ondb' \) | sort >> "$list"
-      fi ;;
-  esac
-  if [ -d "$SRC_DIR/corpus/regressions" ]; then
-    find "$SRC_DIR/corpus/regressions" -type f \( -name '*.ondc' -o -name '*.ondb' -o -name '*.stream' -o -name '*.bin' \) |
-      sort >> "$list"
-  fi
+  rm -rf "$stage/own"
+  find "$SRC_DIR/fuzz/seeds/$name" -type f | sort | stage_seeds "$stage/own" s
+  dirs=("$stage/own" "$stage/regressions")
+  if [[ "$whole_harnesses" == *" $name "* ]]; then dirs+=("$stage/cases"); fi
+  seeds=()
+  for d in "${dirs[@]}"; do
+    for f in "$d"/*; do [ -e "$f" ] && seeds+=("$f"); done
+  done
   rm -f "$OUT/${fuzzer}_seed_corpus.zip"
-  stage=$(mktemp -d)
-  i=0
-  while IFS= read -r f; do
-    i=$((i + 1))
-    cp "$f" "$stage/$(printf '%05d' "$i")-$(basename "$f")"
-  done < "$list"
-  if [ "$i" -gt 0 ]; then (cd "$stage" && zip -q "$OUT/${fuzzer}_seed_corpus.zip" ./*); fi
-  rm -rf "$stage" "$list"
+  if ((${#seeds[@]})); then zip -q -j "$OUT/${fuzzer}_seed_corpus.zip" "${seeds[@]}"; fi
   if [[ "$section_harnesses" == *" $name "* ]]; then
     cp "$SRC_DIR/fuzz/dict/primitives.dict" "$OUT/${fuzzer}.dict"
   elif [ "$name" != writer ]; then
