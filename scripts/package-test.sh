@@ -26,6 +26,13 @@ echo "package: $deb"
 [ "$(dpkg-deb -f "$deb" Version)" = "$version" ] ||
   { echo "package-test: the package's version is $(dpkg-deb -f "$deb" Version), VERSION says $version" >&2; exit 1; }
 
+# Depends as dpkg-shlibdeps finds it for the binary (cmake/deb_depends.cmake): the C and C++ runtimes at least.
+depends=$(dpkg-deb -f "$deb" Depends)
+case "$depends" in
+  *"libc6 (>= "*"libstdc++6 (>= "*) ;;
+  *) echo "package-test: the package's Depends is \"$depends\", without the C and C++ runtimes" >&2; exit 1 ;;
+esac
+
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 dpkg -x "$deb" "$root"

@@ -4,7 +4,7 @@
 # OSS-Fuzz's builds of fuzz/oss-fuzz/ emulated (libFuzzer+ASan; AFL++ and the other two with
 # OND_EMULATE_BUILDS), each fuzzer running a few seconds on its seeds (this replaces fuzz/tools/smoke.sh in CI;
 # OND_FUZZ_SMOKE_SECONDS=N runs the smoke as well), the short fuzz-power subset, and the tool's
-# .deb built alone file by file, installed and run. Usage: scripts/test.sh [--quick]
+# .deb (from the default build), installed and run. Usage: scripts/test.sh [--quick]
 # (--quick: default build only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +24,7 @@ ctest --preset default -j"$jobs"
 
 if [ "$quick" = 1 ]; then exit 0; fi
 
-step "asan-ubsan build (clang-14, -Werror)"
+step "asan-ubsan build (clang-14, -Werror; the tool's sources file by file)"
 cmake --preset asan-ubsan >/dev/null
 cmake --build --preset asan-ubsan -j"$jobs"
 step "asan-ubsan tests"
@@ -71,8 +71,8 @@ python3 fuzz/tools/oss-fuzz-emulate.py --builds "${OND_EMULATE_BUILDS:-address}"
 step "fuzz power, the short subset (fuzz/power/power.sh --ci)"
 fuzz/power/power.sh --ci
 
-step "the tool alone, built file by file (the tool preset: no unity batch hides a missing include), packaged (.deb), installed and run"
-bash scripts/package-test.sh
+step "the tool packaged (.deb, the default build's), installed and run"
+bash scripts/package-test.sh build/default
 
 if [ -n "${OND_FUZZ_SMOKE_SECONDS:-}" ]; then
   step "fuzz smoke (libFuzzer, ASan+UBSan)"
