@@ -34,8 +34,8 @@ set(CPACK_COMPONENTS_GROUPING ALL_COMPONENTS_IN_ONE)
 set(CPACK_DEBIAN_PACKAGE_NAME ond)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-# The shared libraries' packages (libssl3, zlib1g or libisal2, libstdc++6), as dpkg-shlibdeps finds them.
-# The package's Depends: dpkg-shlibdeps on its one binary, at packaging time (cmake/deb_depends.cmake).
+# The package's Depends: the shared libraries' packages (libssl3, zlib1g or libisal2, libstdc++6), as
+# dpkg-shlibdeps finds them for the one binary at packaging time (cmake/deb_depends.cmake).
 # CPack's own CPACK_DEBIAN_PACKAGE_SHLIBDEPS would run `file` on each of the 1,500 installed files
 # of the corpus to find that binary, 80 s of a 90 s packaging.
 file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/CPackProjectConfig.cmake CONTENT
