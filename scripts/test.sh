@@ -24,7 +24,7 @@ ctest --preset default -j"$jobs"
 
 if [ "$quick" = 1 ]; then exit 0; fi
 
-step "asan-ubsan build (clang-14, -Werror; the tool's sources file by file)"
+step "asan-ubsan build (clang-14, -Werror)"
 cmake --preset asan-ubsan >/dev/null
 cmake --build --preset asan-ubsan -j"$jobs"
 step "asan-ubsan tests"
