@@ -15,15 +15,24 @@ using ond::json::ContentPrefix;
 using ond::json::from_json;
 using ond::json::JsonError;
 
-// The message of the refusal when `text` is fed byte by byte, "" when none.
-std::string refusal(std::string_view text) {
+// The message of the refusal when `text` is fed in pieces of `piece` bytes, "" when none.
+std::string refusal_in_pieces(std::string_view text, std::size_t piece) {
     ContentPrefix p;
     try {
-        for (char c : text) p.feed(std::string_view(&c, 1));
+        for (std::size_t at = 0; at < text.size(); at += piece) p.feed(text.substr(at, piece));
     } catch (const JsonError& e) {
         return e.what();
     }
     return {};
+}
+
+// The refusal byte by byte; the same whole and in pieces of a few bytes (runs of plain string
+// bytes and blanks are taken a run at a time, and a run may end with a piece).
+std::string refusal(std::string_view text) {
+    const std::string bytewise = refusal_in_pieces(text, 1);
+    for (std::size_t piece : {std::size_t{2}, std::size_t{3}, std::size_t{7}, std::size_t{64}, text.size() + 1})
+        EXPECT_EQ(refusal_in_pieces(text, piece), bytewise) << "pieces of " << piece << ": " << text.substr(0, 80);
+    return bytewise;
 }
 
 bool from_json_accepts(const std::string& text) {
@@ -81,6 +90,13 @@ TEST(ContentPrefix, RefusesAtTheFirstHopelessByte) {
         {R"({"a":[,)", "JSON error at byte 6: ',' cannot start a JSON value"},
         {R"({} x)", "JSON error at byte 3: 'x' after the end of the content JSON"},
         {R"({"a":[[[[[[[[[1]]]]]]]]]})", "JSON error at byte 13: nesting deeper than 9, which no content JSON has"},
+        // Long runs, each ended by the byte that is refused.
+        {"{\"a\":\"" + std::string(1000, 'x') + "\x1F", "JSON error at byte 1006: a control character (byte 0x1F) in a string"},
+        {"{\"" + std::string(300, 'k') + "\\u00e9" + std::string(300, 'k') + "\"" + std::string(500, ' ') + "1",
+         "JSON error at byte 1109: '1' where ':' must follow an object's key"},
+        {"{}" + std::string(1000, ' ') + "\n\t\r" + "x", "JSON error at byte 1005: 'x' after the end of the content JSON"},
+        {std::string(777, ' ') + "[", "JSON error at byte 777: '[' cannot start content JSON, which is an object"},
+        {"{\"a\":1" + std::string(100, ' ') + "]", "JSON error at byte 106: ']' where ',' or '}' must follow a value"},
     };
     for (const auto& [text, message] : cases) {
         EXPECT_EQ(refusal(text), message) << text;
