@@ -188,6 +188,14 @@ TEST(LargeEncode, AnEndlessAnswerIsCutOffAtItsLimit) {
     EXPECT_EQ(r.status, Status::fail);
     EXPECT_EQ(r.findings.at(0).level, Level::required);
     EXPECT_EQ(r.output_limit, c.generated->answer_limit);
+    // What is kept stops at the limit, however much arrives.
+    for (std::uint64_t exact_up_to : {exact_writer_judge_bytes, std::uint64_t{0}}) {
+        auto kept = expect_token_bytes(small.tokens, c.rules, 1000, exact_up_to);
+        for (int i = 0; i < 50; ++i) EXPECT_TRUE(kept->feed(std::string(100, '0')));
+        const auto f = kept->finish();
+        ASSERT_FALSE(f.empty());
+        EXPECT_NE(f[0].message.find("first difference at byte 0, got 1000 bytes, canonical 62"), std::string::npos) << f[0].message;
+    }
 }
 
 }  // namespace large_encode_test
