@@ -187,12 +187,13 @@ std::vector<Finding> judge_token_bytes(std::uint32_t n, std::string_view got, co
         c = decode(as_bytes(got.data(), got.size()));
     } catch (const Error& e) {
         const bool padding = e.errc() == Errc::tokens_sentence_padding;
-        const std::string rule = padding ? "W5-padding" : "decode";
+        const WriterRuleInfo& padding_rule = writer_rule_info(WriterRule::zero_padding);
+        const std::string rule = padding ? std::string(padding_rule.id) : "decode";
         const std::string message = padding ? "W5: sentence padding bits are not 0 (" + std::string(e.what()) + ")"
                                             : "the bytes do not decode: " + std::string(e.what());
         out.push_back({Level::required, Check::canonical_writer,
                        escape_text(writer_rule_tag(rule) + ": " + message + where, false),
-                       padding ? std::string("W5") : std::string(error_info(e.errc()).rule),
+                       padding ? std::string(padding_rule.rule) : std::string(error_info(e.errc()).rule),
                        e.offset() == no_offset ? std::string("(top level)") : "byte " + std::to_string(e.offset())});
         return out;
     }

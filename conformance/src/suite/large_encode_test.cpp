@@ -8,8 +8,10 @@
 
 #include "ond/content_json.hpp"
 #include "ond/ond.hpp"
+#include "ond/writer_rules.hpp"
 #include "suite/large.hpp"
 #include "suite/large_encode.hpp"
+#include "suite/writer_rules.hpp"
 #include "transport/process.hpp"
 
 namespace ond::conformance {
@@ -136,12 +138,14 @@ TEST(LargeEncode, OtherBytesAreJudgedByTheWriterRules) {
         Level level;
         Check check;
         const char* rule;
-        const char* text;  // in the message
+        std::string text;  // in the message
     };
+    // "writer rule ID (level)", the ID read from the table.
+    auto tag = [](WriterRule rule) { return writer_rule_tag(writer_rule_info(rule).id); };
     const Want wants[] = {
-        {"conf-mode-1", Level::recommended, Check::canonical_writer, "W4", "writer rule W4 (recommended): W4: document 0 writes confidence mode 1"},
-        {"write-impl-varint5", Level::recommended, Check::canonical_writer, "W1", "writer rule W1-varint (recommended): W1: strings.count (0) takes 5 bytes"},
-        {"noncanonical-table", Level::required, Check::canonical_writer, "W3", "writer rule W3-unused (required): W3: string table entry 1"},
+        {"conf-mode-1", Level::recommended, Check::canonical_writer, "W4", tag(WriterRule::confidence_mode) + ": W4: document 0 writes confidence mode 1"},
+        {"write-impl-varint5", Level::recommended, Check::canonical_writer, "W1", tag(WriterRule::minimal_varints) + ": W1: strings.count (0) takes 5 bytes"},
+        {"noncanonical-table", Level::required, Check::canonical_writer, "W3", tag(WriterRule::table_only_used) + ": W3: string table entry 1"},
         {"wrong-first-head", Level::required, Check::content, "R19", "the bytes written decode to other content: doc.tokens[0].head: expected 0, got 1"},
         {"drop-last-byte", Level::required, Check::canonical_writer, "", "writer rule decode (required): the bytes do not decode: "},
     };
