@@ -79,20 +79,20 @@ std::optional<std::pair<std::string, std::string>> content_difference(std::uint3
     if (t.size() != n)
         return std::pair<std::string, std::string>{"doc.tokens", "expected " + std::to_string(n) + " tokens, got " + std::to_string(t.size())};
     for (std::size_t i = 0; i < n; ++i) {
-        const std::string at = "doc.tokens[" + std::to_string(i) + "].";
+        const auto at = [i] { return "doc.tokens[" + std::to_string(i) + "]."; };  // made only for a difference
         auto differs = [&](const char* key, std::uint64_t want, std::int64_t got) {
-            return std::pair<std::string, std::string>{at + key, "expected " + std::to_string(want) + ", got " + std::to_string(got)};
+            return std::pair<std::string, std::string>{at() + key, "expected " + std::to_string(want) + ", got " + std::to_string(got)};
         };
         if (t.start[i] != i) return differs("start", i, t.start[i]);
         if (t.length[i] != 1) return differs("length", 1, t.length[i]);
         for (std::size_t k = 0; k < token_column_count; ++k)
             if (!c.strings.view(t.attrs[k][i]).empty())
-                return std::pair<std::string, std::string>{at + token_column_names[k], "expected \"\", got \"" +
+                return std::pair<std::string, std::string>{at() + token_column_names[k], "expected \"\", got \"" +
                                                                                            capped(std::string(c.strings.view(t.attrs[k][i]))) + "\""};
         if (t.head[i] != static_cast<std::int64_t>(i)) return differs("head", i, t.head[i]);
         if (t.sent[i] != Sentence::unset) return differs("sent", 0, static_cast<std::int64_t>(t.sent[i]));
         if (!is_one(t.conf[i]))
-            return std::pair<std::string, std::string>{at + "conf", "expected 1, got " + std::to_string(t.conf[i])};
+            return std::pair<std::string, std::string>{at() + "conf", "expected 1, got " + std::to_string(t.conf[i])};
     }
     if (d.has_ents) return std::pair<std::string, std::string>{"doc.ents", "expected null, got entities"};
     if (d.has_cats) return std::pair<std::string, std::string>{"doc.cats", "expected null, got categories"};
@@ -234,7 +234,10 @@ public:
             b.remove_prefix(k);
             pending_.remove_prefix(k);
         }
-        if (differs_) kept_.append(b.substr(0, static_cast<std::size_t>(std::min<std::uint64_t>(b.size(), keep_limit_ - std::min(keep_limit_, kept_.size())))));
+        if (differs_) {  // past the limit the transport cuts the answer off; nothing more is kept
+            const std::uint64_t room = keep_limit_ - std::min<std::uint64_t>(keep_limit_, kept_.size());
+            kept_.append(b.substr(0, static_cast<std::size_t>(std::min<std::uint64_t>(b.size(), room))));
+        }
         return true;
     }
 
