@@ -16,12 +16,16 @@ using namespace test_run;
 const std::string rejects_tokens = "head -c 12 >/dev/null; echo 'error: tokens.count-too-large' >&2; exit 1";
 const std::string rejects_stream = "head -c 12 >/dev/null; echo 'error: stream.length-too-large' >&2; exit 1";
 const std::string accepts = "head -c 12 >/dev/null; echo '{}'; exit 0";
+const std::string rejects_content = "head -c 12 >/dev/null; echo 'error: content.too-large' >&2; exit 1";
 
 TEST(Large, CasesPassThroughShellSyntaxAdaptersAndAreCounted) {
-    ConformRun r = conform({"--large", "--filter", "large/*-plus-one", "--decoder", rejects_tokens, "--stream-decoder", rejects_stream});
+    ConformRun r = conform({"--large", "--filter", "large/*-plus-one", "--decoder", rejects_tokens, "--stream-decoder", rejects_stream,
+                            "--encoder", rejects_content});
     EXPECT_EQ(r.code, 0) << r.out << r.err;
-    EXPECT_EQ(r.last_line, "CONFORMANCE PASSED: 2 passed, 0 failed, 0 expected failures, 0 skipped, 0 informational, 0 not run");
-    ASSERT_EQ(r.results["cases"].size(), 2u);
+    EXPECT_EQ(r.last_line, "CONFORMANCE PASSED: 3 passed, 0 failed, 0 expected failures, 0 skipped, 0 informational, 0 not run");
+    ASSERT_EQ(r.results["cases"].size(), 3u);
+    EXPECT_EQ(r.result("large/encode-tokens-cap-plus-one")["status"], "pass");
+    EXPECT_EQ(r.result("large/encode-tokens-cap-plus-one")["kind"], "encode");
     EXPECT_EQ(r.result("large/tokens-cap-plus-one")["status"], "pass");
     EXPECT_EQ(r.result("large/tokens-cap-plus-one")["origin"], "large");
     EXPECT_EQ(r.result("large/stream-body-cap-plus-one")["status"], "pass");
@@ -32,7 +36,7 @@ TEST(Large, AFailingLargeCaseFailsTheRunAndReachesEveryReport) {
     const std::string junit = work_dir() + "/large.xml", html = work_dir() + "/large.html";
     ConformRun r = conform({"--large", "--filter", "large/*-plus-one", "--decoder", accepts, "--junit", junit, "--html", html});
     EXPECT_EQ(r.code, 1) << r.out;
-    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 0 passed, 1 failed, 0 expected failures, 1 skipped, 0 informational, 0 not run");
+    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 0 passed, 1 failed, 0 expected failures, 2 skipped, 0 informational, 0 not run");
     EXPECT_EQ(r.results["summary"]["ok"], false);
     const auto& c = r.result("large/tokens-cap-plus-one");
     EXPECT_EQ(c["status"], "fail");
@@ -84,7 +88,8 @@ TEST(Large, WithoutItTheHeaderSaysTheCapsAreCheckedByTheCodeOnly) {
     const std::string line =
         "limits: without --large the token cap (2^25) and the stream body cap (2^30) are met only in small inputs that declare the "
         "cap or one more: a reader with no cap, or with either cap off by one, is caught there only by a wrong error code "
-        "(recommended level); --large adds each cap (accepted) and one past it (refused) at full size\n";
+        "(recommended level), and a writer's token cap not at all; --large adds each cap (accepted) and one past it (refused) at "
+        "full size, the token cap for the writer too\n";
     ConformRun without = conform({"--no-derived", "--filter", "valid/text/boom"});
     EXPECT_NE(without.out.find(line), std::string::npos) << without.out;
     ConformRun with = conform({"--large", "--filter", "large/tokens-cap*", "--decoder", rejects_tokens});
@@ -96,7 +101,8 @@ TEST(Large, WithoutItTheHeaderSaysTheCapsAreCheckedByTheCodeOnly) {
 TEST(Large, AReaderThatRefusesAtTheCapFails) {
     ConformRun r = conform({"--large", "--filter", "large/*-at-cap", "--decoder", rejects_tokens, "--stream-decoder", rejects_stream});
     EXPECT_EQ(r.code, 1) << r.out << r.err;
-    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 0 passed, 2 failed, 0 expected failures, 0 skipped, 0 informational, 0 not run");
+    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 0 passed, 2 failed, 0 expected failures, 1 skipped, 0 informational, 0 not run");
+    EXPECT_EQ(r.result("large/encode-tokens-at-cap")["status"], "skip");  // no encoder
     for (const char* id : {"large/tokens-at-cap", "large/stream-body-at-cap"}) {
         const auto& c = r.result(id);
         EXPECT_EQ(c["status"], "fail") << c;
@@ -109,6 +115,31 @@ TEST(Large, AReaderThatRefusesAtTheCapFails) {
     const auto& c = wrong.result("large/tokens-at-cap");
     EXPECT_EQ(c["findings"][0]["check"], "content") << c;
     EXPECT_EQ(c["findings"][0]["message"], "(top level): missing key \"format\"") << c;
+}
+
+// A writer whose token cap is one too low (it refuses exactly 2^25 tokens) fails the at-cap case
+// (required) and passes the plus-one case; one that writes other bytes fails on them. Both
+// answer after the first 12 bytes of the 4.1 GB of content JSON.
+TEST(Large, AWriterThatRefusesAtTheCapFails) {
+    ConformRun r = conform({"--large", "--filter", "large/encode-*", "--encoder", rejects_content});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 1 passed, 1 failed, 0 expected failures, 0 skipped, 0 informational, 0 not run");
+    const auto& c = r.result("large/encode-tokens-at-cap");
+    EXPECT_EQ(c["findings"][0]["check"], "verdict") << c;
+    EXPECT_EQ(c["findings"][0]["level"], "required") << c;
+    EXPECT_EQ(c["findings"][0]["message"], "expected the canonical bytes, the writer refused (error: content.too-large)") << c;
+    EXPECT_EQ(r.result("large/encode-tokens-cap-plus-one")["status"], "pass");
+    // Other bytes: the first 4 of the canonical ones do not decode.
+    ConformRun wrong = conform({"--large", "--filter", "large/encode-tokens-at-cap", "--encoder", "head -c 12 >/dev/null; printf ONDC"});
+    EXPECT_EQ(wrong.code, 1) << wrong.out;
+    const auto& w = wrong.result("large/encode-tokens-at-cap");
+    EXPECT_EQ(w["findings"][0]["check"], "canonical-writer") << w;
+    EXPECT_EQ(w["findings"][0]["level"], "required") << w;
+    EXPECT_NE(w["findings"][0]["message"].get<std::string>().find("writer rule decode (required): the bytes do not decode: "), std::string::npos)
+        << w;
+    EXPECT_NE(w["findings"][0]["message"].get<std::string>().find("; first difference at byte 4, got 4 bytes, canonical 343932962"),
+              std::string::npos)
+        << w;
 }
 
 // --name is escaped on the terminal as the reports escape testee text: no ESC sequence, line

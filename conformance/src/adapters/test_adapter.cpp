@@ -2,9 +2,11 @@
 // --fault. The runner's tests point `ond conform` at it and check that each fault is reported
 // on the right case. Without --fault it is a clean adapter.
 //
-//   ond_test_adapter [--fault F] [--protocol 1] decode|encode|stream|serve
+//   ond_test_adapter [--fault F] [--protocol 1] [--max-tokens N] decode|encode|stream|serve
 //
 // `serve` speaks version 2 of the persistent protocol (numbered frames) unless --protocol 1.
+// --max-tokens N: the encoder refuses a document of more than N tokens (content.too-large), as
+// the reference does past 2^25: the --large encode cases at small caps.
 //
 // Faults:
 //   nan-conf            accepts a NaN confidence (reads it as 1.0)
@@ -34,6 +36,9 @@
 //   sorted-table        (encode) writes the string table sorted by value, every index renumbered
 //                       (breaks the required first-use order, W3)
 //   always-crash        dies of SIGSEGV on every input
+//   conf-mode-1         (encode) writes confidence mode 1 and every 1.0, where mode 0 is due (W4)
+//   wrong-first-head    (encode) writes token 0's head as token 1 (other content)
+//   drop-last-byte      (encode) writes the canonical bytes but the last (they do not decode)
 //
 // Implementation-defined points (the rulings' if-accepted readings; each passes under the default
 // profile, and only the clean adapter passes under --profile strict):
@@ -64,8 +69,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <iostream>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,6 +90,7 @@ using ond::framing::put_u32;
 
 std::string fault;
 int protocol = 2;
+std::uint64_t max_tokens = ~std::uint64_t{0};
 
 // A heap kept on purpose stays reachable from here, so a leak checker does not call it a leak.
 volatile char* kept_heap = nullptr;
@@ -387,10 +391,27 @@ void lose_impl_content(ond::Container& c) {
         });
 }
 
+// conf-mode-1: the ONDC's tokens section ends in confidence mode 1 and n floats of 1.0 (the
+// canonical writer's mode 0 there says the same).
+std::string confidences_in_mode_1(const std::string& bytes, std::size_t n) {
+    auto l = ond::framing::Layout::parse(bytes);
+    if (!l) return bytes;
+    for (auto& sec : l->sections)
+        if (sec.id == 3 && !sec.content.empty() && sec.content.back() == 0) {
+            sec.content.back() = 1;
+            for (std::size_t i = 0; i < n; ++i) sec.content += std::string("\x00\x00\x80\x3f", 4);
+        }
+    return l->serialize();
+}
+
 Answer encode(const std::string& input) {
     ond::Container c;
     try {
         c = ond::json::from_json(input);
+        for (std::size_t i = 0; i < c.docs.size(); ++i)
+            if (c.docs[i].tokens.size() > max_tokens) return {1, {}, "content.too-large"};
+        if (fault == "wrong-first-head" && !c.docs.empty() && c.docs[0].tokens.size() > 1)
+            c.docs.edit(0, [](ond::Doc& d) { d.tokens.head[0] = 1; });
         const bool write_impl = fault.rfind("write-impl", 0) == 0;
         if (fault == "write-impl-lossy") lose_impl_content(c);
         std::vector<std::byte> bytes;
@@ -402,6 +423,8 @@ Answer encode(const std::string& input) {
         if (fault == "write-impl-token-order") out = renumber(out, token_by_token_order);
         if (fault == "sorted-table") out = renumber(out, sorted_order);
         if (fault == "write-impl-varint5") out = string_count_in_5_bytes(out);
+        if (fault == "conf-mode-1" && !c.docs.empty()) out = confidences_in_mode_1(out, c.docs[0].tokens.size());
+        if (fault == "drop-last-byte" && !out.empty()) out.pop_back();
         if (fault == "noncanonical-table") {
             auto l = ond::framing::Layout::parse(out);
             if (l) {
@@ -505,15 +528,21 @@ int main(int argc, char** argv) {
         std::string a = argv[i];
         if (a == "--fault" && i + 1 < argc) fault = argv[++i];
         else if (a == "--protocol" && i + 1 < argc) protocol = std::atoi(argv[++i]);
+        else if (a == "--max-tokens" && i + 1 < argc) max_tokens = std::strtoull(argv[++i], nullptr, 10);
         else op = a;
     }
     if (op == "serve") return serve();
     char code = op == "decode" ? 'D' : op == "encode" ? 'E' : op == "stream" ? 'S' : 0;
     if (!code) {
-        std::fprintf(stderr, "usage: ond_test_adapter [--fault F] decode|encode|stream|serve\n");
+        std::fprintf(stderr, "usage: ond_test_adapter [--fault F] [--protocol 1] [--max-tokens N] decode|encode|stream|serve\n");
         return 2;
     }
-    std::string input((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    std::string input;  // read in blocks: the --large encode input is 4.1 GB
+    for (char block[1 << 16];;) {
+        const std::size_t n = std::fread(block, 1, sizeof block, stdin);
+        if (n == 0) break;
+        input.append(block, n);
+    }
     Answer a = handle(code, input);
     if (fault == "huge-output") {
         std::string flood(1u << 16, '0');

@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <vector>
 
 #include "suite/cases.hpp"
@@ -19,11 +21,26 @@ struct LargeCaps {
     std::uint32_t stream_body = 1u << 30;  // R26
 };
 
-// large/tokens-at-cap (decode, 2^25 tokens, about 336 MB; its answer about 4.1 GB of content
-// JSON), large/tokens-cap-plus-one (2^25 + 1 tokens, refused), large/stream-body-at-cap (a
+// large/tokens-at-cap (decode, 2^25 tokens, about 344 MB; its answer about 4.1 GB of content
+// JSON), large/tokens-cap-plus-one (2^25 + 1 tokens, refused), large/encode-tokens-at-cap (the
+// same content as 4.1 GB of content JSON, to be written as the canonical bytes),
+// large/encode-tokens-cap-plus-one (2^25 + 1 tokens, refused), large/stream-body-at-cap (a
 // container body of exactly 2^30 bytes, accepted), large/stream-body-cap-plus-one (2^30 + 1,
 // refused).
 std::vector<Case> large_cases(const LargeCaps& caps = {});
+
+// A reader of bytes made piece by piece (at most 1 MiB each); an empty view at the end.
+using PieceReader = std::function<std::string_view()>;
+
+// The canonical ONDC of n one-unit tokens over a text of n x "a", nothing else set (valid when
+// n <= 2^25, R17): a fresh reader of its bytes, and their number.
+PieceReader token_document_pieces(std::uint32_t n);
+std::uint64_t token_document_bytes(std::uint32_t n);
+
+// The compact content JSON of that document, exactly as the reference's to_json writes it: a
+// fresh reader of its bytes, and their number.
+PieceReader token_content_pieces(std::uint32_t n);
+std::uint64_t token_content_bytes(std::uint32_t n);
 
 // A large case's time-out: the run's, but at least 300 s (the inputs are hundreds of MB).
 std::chrono::milliseconds large_timeout(std::chrono::milliseconds run_timeout);

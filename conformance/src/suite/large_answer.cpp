@@ -368,6 +368,9 @@ CaseResult judge_streamed(const Case& c, const TesteeResult& o, StreamedAnswer& 
     r.output_limit = static_cast<std::size_t>(answer_limit);
     r.ms = o.ms;
     r.findings = std::move(found);
+    // The writer rules are recommended checks too, counted as an ordinary encode case counts them.
+    for (const Finding& f : r.findings) r.recommended_fail += f.level == Level::recommended;
+    if (c.kind == CaseKind::encode && r.findings.empty()) ++r.recommended_pass;
     r.status = r.required_failed() ? Status::fail : Status::pass;
     return r;
 }

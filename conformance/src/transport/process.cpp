@@ -207,8 +207,13 @@ bool take_stdout(int fd, ProcessResult& r, const SpawnLimits& limits, std::uint6
     if (!limits.out_sink) return read_some(fd, r.out, limits.max_output, &r.output_exceeded);
     std::string piece;
     const bool open = read_upto(fd, piece, std::size_t{1} << 20);  // the rest stays in the pipe
+    // The bytes up to the limit reach the sink whatever size the reads come in: a piece that
+    // crosses it is cut there, not dropped.
+    const std::uint64_t room = limits.max_output - std::min<std::uint64_t>(limits.max_output, sunk);
     sunk += piece.size();
-    if (sunk > limits.max_output || (!piece.empty() && !limits.out_sink(piece))) r.output_exceeded = true;
+    const std::string_view within = std::string_view(piece).substr(0, static_cast<std::size_t>(std::min<std::uint64_t>(room, piece.size())));
+    if (!within.empty() && !limits.out_sink(within)) r.output_exceeded = true;
+    if (sunk > limits.max_output) r.output_exceeded = true;
     return open;
 }
 
