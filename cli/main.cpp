@@ -18,7 +18,6 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
-#include <new>
 #include <optional>
 #include <string>
 #include <utility>
@@ -85,37 +84,6 @@ std::string escaped_name(std::string_view name) {
 std::string display_name(const std::string& path) {
     return path.empty() || path == "-" ? "<stdin>" : escaped_name(path);
 }
-
-// A growing byte buffer that is never zero-filled and grows with realloc (see read_json).
-class JsonText {
-public:
-    JsonText() = default;
-    JsonText(JsonText&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)), cap_(std::exchange(o.cap_, 0)) {}
-    JsonText& operator=(JsonText&&) = delete;
-    JsonText(const JsonText&) = delete;
-    ~JsonText() { std::free(data_); }
-
-    void reserve(std::size_t cap) {
-        if (cap <= cap_) return;
-        void* p = std::realloc(data_, cap);
-        if (!p) throw std::bad_alloc();
-        data_ = static_cast<char*>(p);
-        cap_ = cap;
-    }
-    char* end() noexcept { return data_ + size_; }
-    void grow(std::size_t n) noexcept { size_ += n; }  // n bytes written at end()
-    std::size_t size() const noexcept { return size_; }
-    std::size_t capacity() const noexcept { return cap_; }
-    std::string_view view() const noexcept { return {data_ ? data_ : "", size_}; }
-    void release() noexcept {
-        std::free(std::exchange(data_, nullptr));
-        size_ = cap_ = 0;
-    }
-
-private:
-    char* data_ = nullptr;
-    std::size_t size_ = 0, cap_ = 0;
-};
 
 // An open input: a file, or stdin for "" and "-".
 class Input {
@@ -187,15 +155,12 @@ public:
         return ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
     }
 
-    // All of a JSON input, each piece fed to `check` as it arrives, so that input that cannot
-    // become content JSON (binary bytes, /dev/zero, a syntax error) ends the reading at the first
-    // hopeless byte (check's JsonError). Endless JSON-looking text (spaces, an open string) stops
-    // at `limit` bytes: IoError. Memory: what was read, and at most 64 KiB or a growth step past
-    // it, never zero-filled; the buffer doubles with realloc, which moves a large block's pages
-    // (mremap) instead of copying them, so a growth does not hold the old and new buffers at once.
-    JsonText read_json(std::size_t limit, ond::json::ContentPrefix& check) {
+    // All of a JSON input into `text`, each piece checked as it arrives, so that input that
+    // cannot become content JSON (binary bytes, /dev/zero, a syntax error) ends the reading at
+    // the first hopeless byte (JsonError). Endless JSON-looking text (spaces, an open string)
+    // stops at `limit` bytes: IoError. Memory: what was read, and a growth step past it.
+    void read_json(std::size_t limit, ond::json::ContentJsonText& text) {
         const std::size_t past_limit = limit == SIZE_MAX ? limit : limit + 1;  // --max-input may be SIZE_MAX
-        JsonText text;
         text.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(regular_file_size(), limit)) + 1);
         for (;;) {
             if (text.size() == text.capacity()) {
@@ -203,13 +168,10 @@ public:
                     throw IoError(name_ + " holds more than " + std::to_string(limit) + " bytes of JSON (the limit of --max-input)");
                 text.reserve(std::min(text.size() + std::max<std::size_t>(65536, text.size()), past_limit));
             }
-            char* const at = text.end();
-            const std::size_t n = read(reinterpret_cast<std::byte*>(at), text.capacity() - text.size());
+            const std::size_t n = read(reinterpret_cast<std::byte*>(text.end()), text.capacity() - text.size());
             if (n == 0) break;
-            check.feed(std::string_view(at, n));
-            text.grow(n);
+            text.add(n);
         }
-        return text;
     }
 
     const std::string& name() const noexcept { return name_; }
@@ -274,9 +236,9 @@ int cmd_encode(const std::string& file, std::size_t max_input) {
     Input in(file);
     std::vector<std::byte> bytes;
     try {
-        ond::json::ContentPrefix check;
-        JsonText text = in.read_json(max_input, check);
-        const ond::Container content = ond::json::from_json(text.view());
+        ond::json::ContentJsonText text;
+        in.read_json(max_input, text);
+        const ond::Container content = ond::json::from_json(text.text());
         text.release();  // the JSON is no longer needed while the bytes are made
         bytes = ond::encode(content);
     } catch (const ond::json::JsonError& e) {

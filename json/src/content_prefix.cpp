@@ -1,6 +1,8 @@
 // ContentPrefix: RFC 8259's grammar as a byte-at-a-time state machine, plus the two facts of the
 // content model that hold for every prefix (the top level is an object; nesting is bounded).
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "ond/content_json.hpp"
@@ -194,6 +196,25 @@ void ContentPrefix::step(char c) {
             if (!blank(c)) fail(shown(c) + " after the end of the content JSON");
             return;
     }
+}
+
+void ContentJsonText::reserve(std::size_t capacity) {
+    if (capacity <= capacity_) return;
+    void* p = std::realloc(data_, capacity);
+    if (!p) throw std::bad_alloc();
+    data_ = static_cast<char*>(p);
+    capacity_ = capacity;
+}
+
+void ContentJsonText::add(std::size_t n) {
+    check_.feed(std::string_view(data_ + size_, n));
+    size_ += n;
+}
+
+void ContentJsonText::release() noexcept {
+    std::free(data_);
+    data_ = nullptr;
+    size_ = capacity_ = 0;
 }
 
 }  // namespace ond::json

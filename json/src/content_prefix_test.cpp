@@ -2,6 +2,7 @@
 // prefix of text from_json accepts.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -124,6 +125,36 @@ TEST(ContentPrefix, AgreesWithFromJsonOnMutations) {
         EXPECT_EQ(refusal(text), "") << text;
     }
     EXPECT_GT(accepted, 100);  // the mutations do reach accepted text
+}
+
+// ContentJsonText: the pieces written at end() and added are the text, checked as they come.
+TEST(ContentJsonText, KeepsThePiecesAndRefusesAtTheFirstHopelessByte) {
+    const std::string& json = valid[2];
+    ond::json::ContentJsonText text;
+    for (std::size_t at = 0; at < json.size(); at += 5) {
+        const std::size_t n = std::min<std::size_t>(5, json.size() - at);
+        if (text.capacity() - text.size() < n) text.reserve(text.size() + 2 * n);
+        std::memcpy(text.end(), json.data() + at, n);
+        text.add(n);
+    }
+    EXPECT_EQ(text.text(), json);
+    EXPECT_GE(text.capacity(), json.size());
+    EXPECT_NO_THROW((void)from_json(text.text()));
+    text.release();
+    EXPECT_EQ(text.text(), "");
+    EXPECT_EQ(text.capacity(), 0u);
+
+    ond::json::ContentJsonText bad;
+    bad.reserve(64);
+    const std::string piece = "{\"a\":\"" + std::string(20, 'x') + "\x02";
+    std::memcpy(bad.end(), piece.data(), piece.size());
+    try {
+        bad.add(piece.size());
+        ADD_FAILURE() << "no refusal";
+    } catch (const JsonError& e) {
+        EXPECT_STREQ(e.what(), "JSON error at byte 26: a control character (byte 0x02) in a string");
+    }
+    EXPECT_EQ(bad.size(), 0u);  // a refused piece is not kept
 }
 
 }  // namespace

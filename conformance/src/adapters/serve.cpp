@@ -179,19 +179,22 @@ bool answer_stream(FrameIn& in, std::uint64_t size, const std::function<std::str
 
 // An encode request: content JSON is read whole (the JSON reader needs all of it), checked as it
 // arrives, so that input that cannot become content JSON is refused at its first hopeless byte.
+// Its buffer doubles with what arrived (up to the frame's size) and grows in place.
 bool answer_encode(FrameIn& in, std::uint64_t size, const std::function<std::string(unsigned char)>& prefix) {
     std::vector<std::byte> bytes;
     try {
-        std::string input;
-        json::ContentPrefix check;
-        for (std::size_t n = 1; n > 0;) {
-            const std::size_t at = input.size();
-            input.resize(at + static_cast<std::size_t>(std::min<std::uint64_t>(size - at, std::size_t{1} << 20)));
-            n = in.read(reinterpret_cast<std::byte*>(input.data() + at), input.size() - at);
-            input.resize(at + n);
-            check.feed(std::string_view(input).substr(at));
+        json::ContentJsonText input;
+        for (std::size_t n = 1; n > 0 && input.size() < size;) {
+            const std::uint64_t at = input.size();
+            const std::size_t step = static_cast<std::size_t>(std::min<std::uint64_t>(size - at, std::size_t{1} << 20));
+            if (input.capacity() - at < step)
+                input.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(size, std::max<std::uint64_t>(at + step, 2 * at))));
+            n = in.read(reinterpret_cast<std::byte*>(input.end()), step);
+            input.add(n);
         }
-        bytes = encode(json::from_json(input));
+        const Container content = json::from_json(input.text());
+        input.release();  // the JSON is no longer needed while the bytes are made
+        bytes = encode(content);
     } catch (const json::JsonError&) {
         return send(prefix(frame::reject), [](const Sink&) {});
     } catch (const Error& e) {

@@ -71,6 +71,36 @@ private:
     std::string open_;               // '{' and '[' of the values being read, innermost last
 };
 
+// Content JSON read in pieces into one buffer (a pipe, a frame): each piece is checked as it
+// arrives (ContentPrefix, so hopeless input is refused at its first hopeless byte) and kept in
+// memory that is never zero-filled and grows with realloc, which moves a large block's pages
+// instead of copying them: what it holds is the bytes read and the room asked for, never two
+// copies of the text. reserve() is the caller's: grow with what arrived, never ahead of it.
+class ContentJsonText {
+public:
+    ContentJsonText() = default;
+    ContentJsonText(const ContentJsonText&) = delete;
+    ContentJsonText& operator=(const ContentJsonText&) = delete;
+    ~ContentJsonText() { release(); }
+
+    // Room up to `capacity` bytes in all (nothing when it has that much); std::bad_alloc if refused.
+    void reserve(std::size_t capacity);
+    // Where the next piece is written: capacity() - size() bytes of room.
+    char* end() noexcept { return data_ + size_; }
+    // The `n` bytes written at end(): checked, then kept. JsonError at the first hopeless byte.
+    void add(std::size_t n);
+    std::size_t size() const noexcept { return size_; }
+    std::size_t capacity() const noexcept { return capacity_; }
+    std::string_view text() const noexcept { return {data_ ? data_ : "", size_}; }
+    // Frees the text (once from_json has read it).
+    void release() noexcept;
+
+private:
+    ContentPrefix check_;
+    char* data_ = nullptr;
+    std::size_t size_ = 0, capacity_ = 0;
+};
+
 // Structural comparison of two content JSON texts: keys in any order, floats by binary32 bits
 // (a number and {"f32bits": N} alike), strings by UTF-16 code units, and `ents` null and []
 // equal in a document without tokens (R22). nullopt when equal, else the first difference, e.g.
