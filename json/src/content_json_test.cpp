@@ -588,4 +588,19 @@ TEST(Compare, InvalidJsonThrows) {
     EXPECT_THROW(compare_content("{}", "{} x"), JsonError);
 }
 
+// A string that had escapes is reported at its own first byte (the reader keeps where each such
+// string began, as a full offset: past 4 GiB too).
+TEST(FromJson, AStringWithEscapesIsReportedAtItsFirstByte) {
+    auto message = [](const std::string& text) {
+        try {
+            (void)from_json(text);
+        } catch (const JsonError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(message(R"({"format":"ONDC","\u0066ormat":"ONDC"})"), "JSON error at byte 17: duplicate key \"format\"");
+    EXPECT_EQ(message(R"({"format":"ON\u0044X","crc":false,"doc":{}})"), "format: expected \"ONDC\" or \"ONDB\" (at byte 10)");
+}
+
 }  // namespace

@@ -153,7 +153,7 @@ void Tape::parse_value(std::size_t depth) {
 
 std::size_t Tape::pos(std::uint32_t i) const {
     const Node& n = nodes_[i];
-    if (n.kind == NodeKind::string) return n.decoded ? n.count : static_cast<std::size_t>(n.ptr - src_.data()) - 1;
+    if (n.kind == NodeKind::string) return n.decoded ? decoded_at_[n.count] : static_cast<std::size_t>(n.ptr - src_.data()) - 1;
     return static_cast<std::size_t>(n.ptr - src_.data());
 }
 
@@ -294,7 +294,8 @@ void Tape::parse_string(Node& n) {
     if (out.size() > 0xFFFFFFFFu) fail_at(start, "a string is longer than 4 GiB");
     decoded_.push_back(std::move(out));
     n.decoded = true;
-    n.count = static_cast<std::uint32_t>(start - 1);
+    n.count = static_cast<std::uint32_t>(decoded_at_.size());  // fewer strings than the tape has nodes
+    decoded_at_.push_back(start - 1);
     n.ptr = decoded_.back().data();
     n.len = static_cast<std::uint32_t>(decoded_.back().size());
 }

@@ -22,7 +22,7 @@ struct Node {
     NodeKind kind = NodeKind::null;
     bool flag = false;       // boolean: its value; number: the text is an integer (no '.', no exponent)
     bool decoded = false;    // string: escapes were resolved, `ptr` points into the tape's own storage
-    std::uint32_t count = 0; // array: elements; object: members; decoded string: source offset
+    std::uint32_t count = 0; // array: elements; object: members; decoded string: its index in decoded_at_
     std::uint32_t end = 0;   // index of the first node after this subtree
     std::uint32_t len = 0;   // number, string: length of the text
     const char* ptr = nullptr;  // number: its text; string: its value (UTF-8); else: where it starts
@@ -63,6 +63,7 @@ private:
     std::size_t max_depth_;
     std::vector<Node> nodes_;
     std::deque<std::string> decoded_;  // strings that had escapes (stable addresses)
+    std::vector<std::size_t> decoded_at_;  // where each began in the source (past 4 GiB too)
     std::vector<std::uint32_t> keys_;  // key nodes of the objects being parsed, innermost last
 };
 
