@@ -166,7 +166,7 @@ public:
             if (text.size() == text.capacity()) {
                 if (text.size() > limit)
                     throw IoError(name_ + " holds more than " + std::to_string(limit) + " bytes of JSON (the limit of --max-input)");
-                text.reserve(std::min(text.size() + std::max<std::size_t>(65536, text.size()), past_limit));
+                text.grow(past_limit);
             }
             const std::size_t n = read(reinterpret_cast<std::byte*>(text.end()), text.capacity() - text.size());
             if (n == 0) break;

@@ -1,5 +1,6 @@
 // ContentPrefix: RFC 8259's grammar as a byte-at-a-time state machine, plus the two facts of the
 // content model that hold for every prefix (the top level is an object; nesting is bounded).
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -204,6 +205,10 @@ void ContentJsonText::reserve(std::size_t capacity) {
     if (!p) throw std::bad_alloc();
     data_ = static_cast<char*>(p);
     capacity_ = capacity;
+}
+
+void ContentJsonText::grow(std::size_t most) {
+    reserve(std::min(size_ + std::max<std::size_t>(std::size_t{64} << 10, size_), most));
 }
 
 void ContentJsonText::add(std::size_t n) {

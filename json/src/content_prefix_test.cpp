@@ -144,6 +144,17 @@ TEST(ContentJsonText, KeepsThePiecesAndRefusesAtTheFirstHopelessByte) {
     EXPECT_EQ(text.text(), "");
     EXPECT_EQ(text.capacity(), 0u);
 
+    // grow(): as much again as arrived, at least 64 KiB, never past its bound.
+    ond::json::ContentJsonText growing;
+    growing.grow(1000);
+    EXPECT_EQ(growing.capacity(), 1000u);
+    growing.grow(std::size_t{1} << 30);
+    EXPECT_EQ(growing.capacity(), std::size_t{64} << 10);  // nothing arrived yet
+    std::memset(growing.end(), ' ', growing.capacity());
+    growing.add(growing.capacity());
+    growing.grow(std::size_t{1} << 30);
+    EXPECT_EQ(growing.capacity(), std::size_t{128} << 10);
+
     ond::json::ContentJsonText bad;
     bad.reserve(64);
     const std::string piece = "{\"a\":\"" + std::string(20, 'x') + "\x02";

@@ -179,17 +179,16 @@ bool answer_stream(FrameIn& in, std::uint64_t size, const std::function<std::str
 
 // An encode request: content JSON is read whole (the JSON reader needs all of it), checked as it
 // arrives, so that input that cannot become content JSON is refused at its first hopeless byte.
-// Its buffer doubles with what arrived (up to the frame's size) and grows in place.
+// Its buffer grows with what arrived (up to the frame's size), in place.
 bool answer_encode(FrameIn& in, std::uint64_t size, const std::function<std::string(unsigned char)>& prefix) {
     std::vector<std::byte> bytes;
     try {
         json::ContentJsonText input;
-        for (std::size_t n = 1; n > 0 && input.size() < size;) {
-            const std::uint64_t at = input.size();
-            const std::size_t step = static_cast<std::size_t>(std::min<std::uint64_t>(size - at, std::size_t{1} << 20));
-            if (input.capacity() - at < step)
-                input.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(size, std::max<std::uint64_t>(at + step, 2 * at))));
-            n = in.read(reinterpret_cast<std::byte*>(input.end()), step);
+        const auto most = static_cast<std::size_t>(size);  // a frame's payload is held whole anyway
+        for (std::size_t n = 1; n > 0 && input.size() < most;) {
+            if (input.size() == input.capacity()) input.grow(most);
+            // At most 1 MiB at a time: each piece is checked before the next is waited for.
+            n = in.read(reinterpret_cast<std::byte*>(input.end()), std::min<std::size_t>(input.capacity() - input.size(), std::size_t{1} << 20));
             input.add(n);
         }
         const Container content = json::from_json(input.text());

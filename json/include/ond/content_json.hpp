@@ -75,7 +75,7 @@ private:
 // arrives (ContentPrefix, so hopeless input is refused at its first hopeless byte) and kept in
 // memory that is never zero-filled and grows with realloc, which moves a large block's pages
 // instead of copying them: what it holds is the bytes read and the room asked for, never two
-// copies of the text. reserve() is the caller's: grow with what arrived, never ahead of it.
+// copies of the text.
 class ContentJsonText {
 public:
     ContentJsonText() = default;
@@ -84,7 +84,11 @@ public:
     ~ContentJsonText() { release(); }
 
     // Room up to `capacity` bytes in all (nothing when it has that much); std::bad_alloc if refused.
+    // For room known to exist (a regular file's size); else grow().
     void reserve(std::size_t capacity);
+    // More room, as much as arrived so far (at least 64 KiB), but never past `most` bytes in all:
+    // the buffer grows with what arrived, never ahead of it.
+    void grow(std::size_t most);
     // Where the next piece is written: capacity() - size() bytes of room.
     char* end() noexcept { return data_ + size_; }
     // The `n` bytes written at end(): checked, then kept. JsonError at the first hopeless byte.
