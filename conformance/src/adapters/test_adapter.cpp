@@ -522,12 +522,6 @@ int serve() {
 
 }  // namespace
 
-// LeakSanitizer's check at exit, off in these test programs only: the runner's tests start
-// thousands of them under ASan, and the check took about a third of those tests' time. (The
-// hook is LeakSanitizer's; without a sanitizer nothing calls it.)
-extern "C" int __lsan_is_turned_off();
-extern "C" int __lsan_is_turned_off() { return 1; }
-
 int main(int argc, char** argv) {
     std::string op;
     for (int i = 1; i < argc; ++i) {

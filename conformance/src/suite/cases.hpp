@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ond/corpus_manifest.hpp"
@@ -24,11 +25,14 @@ enum class Origin : std::uint8_t { corpus, bitflip, prefix, mutation, memory, la
 
 class StreamedAnswer;  // suite/large_answer.hpp
 
+// A reader of bytes made piece by piece (at most 1 MiB each); an empty view at the end.
+using PieceReader = std::function<std::string_view()>;
+
 // An input made piece by piece while it is sent, never held whole (the --large cases).
 struct GeneratedInput {
     std::uint64_t size = 0;
     std::string recipe;  // what the bytes are, in words (written next to the reports)
-    std::function<std::function<std::string_view()>()> open;  // a fresh reader of the pieces; empty view at the end
+    std::function<PieceReader()> open;  // a fresh reader of the pieces
     // A case that must be accepted: a fresh check of its answer as it arrives (never held), and
     // the most bytes that answer may have.
     std::function<std::shared_ptr<StreamedAnswer>()> answer;

@@ -223,7 +223,6 @@ std::vector<Case> large_cases(const LargeCaps& caps) {
     const std::uint32_t n = caps.tokens, body = caps.stream_body;
     const std::string tokens = cap_name(n), bytes = cap_name(body);
     std::vector<Case> cases;
-    // The answer: 2^25 tokens as content JSON (4.1 GB compact); twice that leaves room for blanks.
     const auto tokens_of = [](std::uint32_t k) { return pieces_of([k] { return token_document(k); }); };
     const auto content_of = [](std::uint32_t k) { return [k] { return token_content_pieces(k); }; };
     const std::string content = "content JSON (compact) of " + tokens + " one-unit tokens over a text of " + tokens + " x \"a\", nothing else set";
@@ -236,10 +235,10 @@ std::vector<Case> large_cases(const LargeCaps& caps) {
                                 tokens_of(n + 1), token_document_bytes(n + 1), "tokens.count-too-large"}));
     // The answer: the canonical bytes (344 MB), compared as they arrive; bytes that differ are
     // kept up to the answer's limit and judged like any writer's (large_encode.hpp).
+    const std::uint64_t bytes_limit = 2 * token_document_bytes(n) + (1u << 20);
     cases.push_back(large_case({"large/encode-tokens-at-cap", CaseKind::encode, {"R17"}, content + " (must be written canonically)",
                                 content_of(n), token_content_bytes(n), "", CaseVerdict::valid,
-                                [n] { return expect_token_bytes(n, {"R17"}, 2 * token_document_bytes(n) + (1u << 20)); },
-                                2 * token_document_bytes(n) + (1u << 20)}));
+                                [n, bytes_limit] { return expect_token_bytes(n, {"R17"}, bytes_limit); }, bytes_limit}));
     cases.push_back(large_case({"large/encode-tokens-cap-plus-one", CaseKind::encode, {"R17"},
                                 "content JSON (compact) of " + tokens + " + 1 one-unit tokens, nothing else set", content_of(n + 1),
                                 token_content_bytes(n + 1), "content.too-large"}));

@@ -7,8 +7,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
-#include <string_view>
 #include <vector>
 
 #include "suite/cases.hpp"
@@ -28,9 +26,6 @@ struct LargeCaps {
 // container body of exactly 2^30 bytes, accepted), large/stream-body-cap-plus-one (2^30 + 1,
 // refused).
 std::vector<Case> large_cases(const LargeCaps& caps = {});
-
-// A reader of bytes made piece by piece (at most 1 MiB each); an empty view at the end.
-using PieceReader = std::function<std::string_view()>;
 
 // The canonical ONDC of n one-unit tokens over a text of n x "a", nothing else set (valid when
 // n <= 2^25, R17): a fresh reader of its bytes, and their number.
