@@ -2,11 +2,12 @@
 // --fault. The runner's tests point `ond conform` at it and check that each fault is reported
 // on the right case. Without --fault it is a clean adapter.
 //
-//   ond_test_adapter [--fault F] [--protocol 1] [--max-tokens N] decode|encode|stream|serve
+//   ond_test_adapter [--fault F] [--protocol 1] [--max-tokens N] [--max-body N] decode|encode|stream|serve
 //
 // `serve` speaks version 2 of the persistent protocol (numbered frames) unless --protocol 1.
 // --max-tokens N: the encoder refuses a document of more than N tokens (content.too-large), as
-// the reference does past 2^25: the --large encode cases at small caps.
+// the reference does past 2^25; --max-body N: it refuses content whose canonical body passes N
+// bytes, as the reference does past 2^32 - 1: the --large encode cases at small caps.
 //
 // Faults:
 //   nan-conf            accepts a NaN confidence (reads it as 1.0)
@@ -91,6 +92,7 @@ using ond::framing::put_u32;
 std::string fault;
 int protocol = 2;
 std::uint64_t max_tokens = ~std::uint64_t{0};
+std::uint64_t max_body = ~std::uint64_t{0};
 
 // A heap kept on purpose stays reachable from here, so a leak checker does not call it a leak.
 volatile char* kept_heap = nullptr;
@@ -419,6 +421,7 @@ Answer encode(const std::string& input) {
             const ond::detail::RelaxedChecks relax(write_impl ? impl_content : std::vector<ond::Errc>{});
             bytes = ond::encode(c);
         }
+        if (bytes.size() - 12 - (c.crc ? 4 : 0) > max_body) return {1, {}, "content.too-large"};
         std::string out(reinterpret_cast<const char*>(bytes.data()), bytes.size());
         if (fault == "write-impl-token-order") out = renumber(out, token_by_token_order);
         if (fault == "sorted-table") out = renumber(out, sorted_order);
@@ -529,12 +532,13 @@ int main(int argc, char** argv) {
         if (a == "--fault" && i + 1 < argc) fault = argv[++i];
         else if (a == "--protocol" && i + 1 < argc) protocol = std::atoi(argv[++i]);
         else if (a == "--max-tokens" && i + 1 < argc) max_tokens = std::strtoull(argv[++i], nullptr, 10);
+        else if (a == "--max-body" && i + 1 < argc) max_body = std::strtoull(argv[++i], nullptr, 10);
         else op = a;
     }
     if (op == "serve") return serve();
     char code = op == "decode" ? 'D' : op == "encode" ? 'E' : op == "stream" ? 'S' : 0;
     if (!code) {
-        std::fprintf(stderr, "usage: ond_test_adapter [--fault F] [--protocol 1] [--max-tokens N] decode|encode|stream|serve\n");
+        std::fprintf(stderr, "usage: ond_test_adapter [--fault F] [--protocol 1] [--max-tokens N] [--max-body N] decode|encode|stream|serve\n");
         return 2;
     }
     std::string input;  // read in blocks: the --large encode input is 4.1 GB

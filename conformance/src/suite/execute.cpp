@@ -48,7 +48,9 @@ void run_case(Run& run, std::size_t i, unsigned w) {
     std::shared_ptr<StreamedAnswer> streamed = c.generated && c.generated->answer ? c.generated->answer() : nullptr;
     // The reference in-process holds its input whole: the large cases go to adapters only.
     const bool in_process_large = c.generated && testee.command(op_of(c.kind)).empty();
-    if (skipped || in_process_large || !testee.supports(op_of(c.kind))) {
+    // More than one persistent frame holds (large/encode-body-*, 4.3 GB): per case only.
+    const bool beyond_testee = c.generated && !in_process_large && c.generated->size > testee.largest_input();
+    if (skipped || in_process_large || beyond_testee || !testee.supports(op_of(c.kind))) {
         o.status = Answer::unsupported;
     } else if (c.generated) {
         const Input in{{}, c.generated->size, c.generated->open()};
@@ -70,6 +72,12 @@ void run_case(Run& run, std::size_t i, unsigned w) {
     if (in_process_large && !skipped)
         r.findings.push_back({Level::info, Check::verdict,
                               "not run: the reference codec in-process would hold the whole input; --large runs through an adapter",
+                              c.rules.empty() ? std::string() : c.rules.front(), "(top level)"});
+    if (beyond_testee && !skipped)
+        r.findings.push_back({Level::info, Check::verdict,
+                              "not run: its input (" + std::to_string(c.generated->size) + " bytes) is more than this testee takes (" +
+                                  std::to_string(testee.largest_input()) +
+                                  " bytes, one frame's 4-byte length); run it per case (--encoder, --decoder)",
                               c.rules.empty() ? std::string() : c.rules.front(), "(top level)"});
     // The decode -> encode round trip is one more request in every mode (a persistent testee
     // numbers its answers, or, under protocol 1, gets one request at a time).

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -121,6 +122,44 @@ Runs over_the_cap(std::uint32_t body) {
     r.lit(section_frame(1, 1) + std::string(1, '\0'));
     r.lit(section_frame(2, 1 + text) + std::string(1, '\0')).fill('a', text);
     r.lit(section_frame(3, 2) + std::string(2, '\0'));
+    return r;
+}
+
+std::size_t varint_size(std::uint64_t v) {
+    std::size_t n = 1;
+    for (; v >= 0x80; v >>= 7) ++n;
+    return n;
+}
+
+// category_document's body but for its string table: the table's frame and count, the text (6),
+// tokens (7) and categories (16) sections.
+constexpr std::uint64_t category_fixed_bytes = 5 + 1 + 6 + 7 + 16;
+
+// The string table section's content: the count, then each label's header and bytes.
+std::uint64_t category_table_bytes(CategoryLabels l) {
+    return 1 + varint_size(2ull * l.first) + l.first + varint_size(2ull * l.second) + l.second;
+}
+
+// The canonical ONDC of two categories ('a' x first, 0.5; 'b' x second, 0.25), nothing else set:
+// the table holds the labels in the order the categories use them (W3), and sections 1, 2, 3
+// and 6 are written (W2). Its body must fit the header's u32 (R6).
+Runs category_document(CategoryLabels l) {
+    const std::uint64_t table = category_table_bytes(l), body = table + category_fixed_bytes - 1;
+    if (body > 0xFFFFFFFFu) throw std::invalid_argument("a body of " + std::to_string(body) + " bytes has no container");
+    Runs r;
+    r.lit(std::string("ONDC\x01\x00\x00\x00", 8)).u32(static_cast<std::uint32_t>(body));
+    r.lit(section_frame(1, static_cast<std::uint32_t>(table)) + varint(2) + varint(2 * l.first)).fill('a', l.first);
+    r.lit(varint(2 * l.second)).fill('b', l.second);
+    r.lit(section_frame(2, 1) + std::string(1, '\0'));  // UTF-8, no text
+    r.lit(section_frame(3, 2) + std::string(2, '\0'));  // no tokens, confidence mode 0
+    r.lit(section_frame(6, 11) + varint(2) + varint(1)).u32(0x3F000000u).lit(varint(2)).u32(0x3E800000u);
+    return r;
+}
+
+Runs category_content(CategoryLabels l) {
+    Runs r;
+    r.lit(R"({"format":"ONDC","crc":false,"doc":{"text":"","tokens":[],"ents":null,"cats":[{"label":")").fill('a', l.first);
+    r.lit(R"(","score":0.5},{"label":")").fill('b', l.second).lit(R"(","score":0.25}],"spans":[]}})");
     return r;
 }
 
@@ -242,6 +281,24 @@ std::vector<Case> large_cases(const LargeCaps& caps) {
     cases.push_back(large_case({"large/encode-tokens-cap-plus-one", CaseKind::encode, {"R17"},
                                 "content JSON (compact) of " + tokens + " + 1 one-unit tokens, nothing else set", content_of(n + 1),
                                 token_content_bytes(n + 1), "content.too-large"}));
+    // A body of exactly the u32's 2^32 - 1 bytes, filled by two category labels (a string is at
+    // most 2^31 - 1 bytes): 4.3 GB of content JSON, more than a persistent frame holds. The answer
+    // is the canonical bytes; bytes that differ are kept in a file of the runner's (large_encode.hpp).
+    const CategoryLabels filling = labels_filling_body(caps.body), past = labels_filling_body(caps.body + 1);
+    const std::string body_cap = caps.body == 0xFFFFFFFFu ? "2^32 - 1" : cap_name(caps.body);
+    const auto labels_what = [](CategoryLabels l) {
+        return "content JSON (compact) of two categories, labels 'a' x " + std::to_string(l.first) + " and 'b' x " + std::to_string(l.second) +
+               ", nothing else set";
+    };
+    const std::uint64_t container_limit = category_document_bytes(filling) + 4;  // with a trailer, the most any container holds
+    cases.push_back(large_case({"large/encode-body-at-cap", CaseKind::encode, {"R6", "R5"},
+                                labels_what(filling) + ": a body of exactly " + body_cap + " bytes (must be written canonically)",
+                                [filling] { return category_content_pieces(filling); }, category_content_bytes(filling), "",
+                                CaseVerdict::valid, [filling, container_limit] { return expect_category_bytes(filling, {"R6", "R5"}, container_limit); },
+                                container_limit}));
+    cases.push_back(large_case({"large/encode-body-cap-plus-one", CaseKind::encode, {"R6", "R5"},
+                                labels_what(past) + ": a body of " + body_cap + " + 1 bytes",
+                                [past] { return category_content_pieces(past); }, category_content_bytes(past), "content.too-large"}));
     cases.push_back(large_case({"large/stream-body-at-cap", CaseKind::stream, {"R26", "R9"},
                                 "a stream whose container declares and delivers exactly " + bytes +
                                     " body bytes (an empty document and an unknown section of zeros)",
@@ -271,6 +328,34 @@ std::uint64_t token_content_bytes(std::uint32_t n) {
         bytes += 2 * digits * (std::min<std::uint64_t>(n, hi) - lo);
     return bytes;
 }
+
+CategoryLabels labels_filling_body(std::uint64_t body) {
+    constexpr std::uint64_t most = 0x7FFFFFFFu;  // a string's bytes: (bytes << 1 | flag) is a u32 varint
+    if (body < category_fixed_bytes + 4 || body > (std::uint64_t{1} << 32))
+        throw std::invalid_argument("no two labels fill a body of " + std::to_string(body) + " bytes");
+    const std::uint64_t rest = body - category_fixed_bytes;  // both labels with their headers
+    for (std::uint64_t first = std::min(most, rest - rest / 4); first >= 1; --first) {
+        if (varint_size(2 * first) + first >= rest) continue;
+        const std::uint64_t left = rest - varint_size(2 * first) - first;  // the second's header and bytes
+        for (std::size_t w = 1; w <= 5 && w < left; ++w)
+            if (left - w <= most && varint_size(2 * (left - w)) == w)
+                return {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(left - w)};
+    }
+    throw std::invalid_argument("no two labels fill a body of " + std::to_string(body) + " bytes");
+}
+
+PieceReader category_document_pieces(CategoryLabels labels) { return pieces_of([labels] { return category_document(labels); })(); }
+
+std::uint64_t category_document_bytes(CategoryLabels labels) { return 12 + category_table_bytes(labels) + category_fixed_bytes - 1; }
+
+std::vector<std::uint64_t> category_document_lengths(CategoryLabels labels) {
+    const std::uint64_t text = 12 + 5 + category_table_bytes(labels);  // where section 2 begins
+    return {8, 13, text + 1, text + 7, text + 14};
+}
+
+PieceReader category_content_pieces(CategoryLabels labels) { return pieces_of([labels] { return category_content(labels); })(); }
+
+std::uint64_t category_content_bytes(CategoryLabels labels) { return category_content(labels).size(); }
 
 std::chrono::milliseconds large_timeout(std::chrono::milliseconds run_timeout) {
     return std::max(run_timeout, std::chrono::milliseconds(300000));

@@ -29,6 +29,7 @@ public:
         }
     }
     bool supports(Op) const override { return true; }
+    std::uint64_t largest_input() const override { return 0xFFFFFFFFu; }
     bool measures_memory() const override { return true; }
     std::string describe() const override { return "persistent '" + text_ + "'"; }
     std::string memory_cap() const override { return describe_memory_cap(limit_kb_); }

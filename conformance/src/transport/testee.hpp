@@ -83,6 +83,8 @@ public:
         return run(op, Input::of(input), worker, ctx);
     }
     virtual std::string describe() const = 0;
+    // The largest input it can be given (persistent: what one frame's 4-byte length holds).
+    virtual std::uint64_t largest_input() const { return ~std::uint64_t{0}; }
     // The argv the testee runs for `op` (per case: that operation's command; persistent: the one
     // long-lived command); empty for the in-process reference.
     virtual std::vector<std::string> command(Op) const { return {}; }
