@@ -22,8 +22,10 @@ TEST(Large, CasesPassThroughShellSyntaxAdaptersAndAreCounted) {
     ConformRun r = conform({"--large", "--filter", "large/*-plus-one", "--decoder", rejects_tokens, "--stream-decoder", rejects_stream,
                             "--encoder", rejects_content});
     EXPECT_EQ(r.code, 0) << r.out << r.err;
-    EXPECT_EQ(r.last_line, "CONFORMANCE PASSED: 3 passed, 0 failed, 0 expected failures, 0 skipped, 0 informational, 0 not run");
-    ASSERT_EQ(r.results["cases"].size(), 3u);
+    EXPECT_EQ(r.last_line, "CONFORMANCE PASSED: 4 passed, 0 failed, 0 expected failures, 0 skipped, 0 informational, 0 not run");
+    ASSERT_EQ(r.results["cases"].size(), 4u);
+    EXPECT_EQ(r.result("large/encode-body-cap-plus-one")["status"], "pass");
+    EXPECT_EQ(r.result("large/encode-body-cap-plus-one")["error"], "content.too-large");
     EXPECT_EQ(r.result("large/encode-tokens-cap-plus-one")["status"], "pass");
     EXPECT_EQ(r.result("large/encode-tokens-cap-plus-one")["kind"], "encode");
     EXPECT_EQ(r.result("large/tokens-cap-plus-one")["status"], "pass");
@@ -36,7 +38,7 @@ TEST(Large, AFailingLargeCaseFailsTheRunAndReachesEveryReport) {
     const std::string junit = work_dir() + "/large.xml", html = work_dir() + "/large.html";
     ConformRun r = conform({"--large", "--filter", "large/*-plus-one", "--decoder", accepts, "--junit", junit, "--html", html});
     EXPECT_EQ(r.code, 1) << r.out;
-    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 0 passed, 1 failed, 0 expected failures, 2 skipped, 0 informational, 0 not run");
+    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 0 passed, 1 failed, 0 expected failures, 3 skipped, 0 informational, 0 not run");
     EXPECT_EQ(r.results["summary"]["ok"], false);
     const auto& c = r.result("large/tokens-cap-plus-one");
     EXPECT_EQ(c["status"], "fail");
@@ -88,8 +90,8 @@ TEST(Large, WithoutItTheHeaderSaysTheCapsAreCheckedByTheCodeOnly) {
     const std::string line =
         "limits: without --large the token cap (2^25) and the stream body cap (2^30) are met only in small inputs that declare the "
         "cap or one more: a reader with no cap, or with either cap off by one, is caught there only by a wrong error code "
-        "(recommended level), and a writer's token cap not at all; --large adds each cap (accepted) and one past it (refused) at "
-        "full size, the token cap for the writer too\n";
+        "(recommended level), and a writer's token and body caps not at all; --large adds each cap (accepted) and one past it "
+        "(refused) at full size, the writer's two caps too (its body cap per case only)\n";
     ConformRun without = conform({"--no-derived", "--filter", "valid/text/boom"});
     EXPECT_NE(without.out.find(line), std::string::npos) << without.out;
     ConformRun with = conform({"--large", "--filter", "large/tokens-cap*", "--decoder", rejects_tokens});
@@ -101,8 +103,9 @@ TEST(Large, WithoutItTheHeaderSaysTheCapsAreCheckedByTheCodeOnly) {
 TEST(Large, AReaderThatRefusesAtTheCapFails) {
     ConformRun r = conform({"--large", "--filter", "large/*-at-cap", "--decoder", rejects_tokens, "--stream-decoder", rejects_stream});
     EXPECT_EQ(r.code, 1) << r.out << r.err;
-    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 0 passed, 2 failed, 0 expected failures, 1 skipped, 0 informational, 0 not run");
+    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 0 passed, 2 failed, 0 expected failures, 2 skipped, 0 informational, 0 not run");
     EXPECT_EQ(r.result("large/encode-tokens-at-cap")["status"], "skip");  // no encoder
+    EXPECT_EQ(r.result("large/encode-body-at-cap")["status"], "skip");
     for (const char* id : {"large/tokens-at-cap", "large/stream-body-at-cap"}) {
         const auto& c = r.result(id);
         EXPECT_EQ(c["status"], "fail") << c;
@@ -123,12 +126,15 @@ TEST(Large, AReaderThatRefusesAtTheCapFails) {
 TEST(Large, AWriterThatRefusesAtTheCapFails) {
     ConformRun r = conform({"--large", "--filter", "large/encode-*", "--encoder", rejects_content});
     EXPECT_EQ(r.code, 1) << r.out << r.err;
-    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 1 passed, 1 failed, 0 expected failures, 0 skipped, 0 informational, 0 not run");
-    const auto& c = r.result("large/encode-tokens-at-cap");
-    EXPECT_EQ(c["findings"][0]["check"], "verdict") << c;
-    EXPECT_EQ(c["findings"][0]["level"], "required") << c;
-    EXPECT_EQ(c["findings"][0]["message"], "expected the canonical bytes, the writer refused (error: content.too-large)") << c;
+    EXPECT_EQ(r.last_line, "CONFORMANCE FAILED: 2 passed, 2 failed, 0 expected failures, 0 skipped, 0 informational, 0 not run");
+    for (const char* id : {"large/encode-tokens-at-cap", "large/encode-body-at-cap"}) {
+        const auto& c = r.result(id);
+        EXPECT_EQ(c["findings"][0]["check"], "verdict") << c;
+        EXPECT_EQ(c["findings"][0]["level"], "required") << c;
+        EXPECT_EQ(c["findings"][0]["message"], "expected the canonical bytes, the writer refused (error: content.too-large)") << c;
+    }
     EXPECT_EQ(r.result("large/encode-tokens-cap-plus-one")["status"], "pass");
+    EXPECT_EQ(r.result("large/encode-body-cap-plus-one")["status"], "pass");
     // Other bytes: the first 4 of the canonical ones do not decode.
     ConformRun wrong = conform({"--large", "--filter", "large/encode-tokens-at-cap", "--encoder", "head -c 12 >/dev/null; printf ONDC"});
     EXPECT_EQ(wrong.code, 1) << wrong.out;
@@ -140,6 +146,24 @@ TEST(Large, AWriterThatRefusesAtTheCapFails) {
     EXPECT_NE(w["findings"][0]["message"].get<std::string>().find("; first difference at byte 4, got 4 bytes, canonical 343932962"),
               std::string::npos)
         << w;
+}
+
+// The body cases' content JSON (4.3 GB) passes a persistent frame's 4-byte length: a persistent
+// testee does not get them, and the run says why (informational); the token cases it does get.
+TEST(Large, APersistentTesteeDoesNotGetWhatNoFrameHolds) {
+    ConformRun r = conform({"--large", "--filter", "large/encode-body-*", "--persistent", adapter + " serve"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_EQ(r.last_line, "CONFORMANCE PASSED: 0 passed, 0 failed, 0 expected failures, 2 skipped, 0 informational, 0 not run");
+    for (const char* id : {"large/encode-body-at-cap", "large/encode-body-cap-plus-one"}) {
+        const auto& c = r.result(id);
+        EXPECT_EQ(c["status"], "skip") << c;
+        ASSERT_FALSE(c["findings"].empty()) << c;
+        EXPECT_EQ(c["findings"][0]["level"], "info") << c;
+        EXPECT_NE(c["findings"][0]["message"].get<std::string>().find(
+                      "is more than this testee takes (4294967295 bytes, one frame's 4-byte length); run it per case"),
+                  std::string::npos)
+            << c;
+    }
 }
 
 // --name is escaped on the terminal as the reports escape testee text: no ESC sequence, line

@@ -99,8 +99,8 @@ void print_bounds(const RunReport& rep, bool measures_memory, std::ostream& out)
     if (!opt.large)
         out << "limits: without --large the token cap (2^25) and the stream body cap (2^30) are met only in small inputs that "
                "declare the cap or one more: a reader with no cap, or with either cap off by one, is caught there only by a wrong "
-               "error code (recommended level), and a writer's token cap not at all; --large adds each cap (accepted) and one past "
-               "it (refused) at full size, the token cap for the writer too\n";
+               "error code (recommended level), and a writer's token and body caps not at all; --large adds each cap (accepted) and "
+               "one past it (refused) at full size, the writer's two caps too (its body cap per case only)\n";
     out.flush();
 }
 
