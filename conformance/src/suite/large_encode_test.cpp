@@ -333,27 +333,28 @@ TEST(LargeEncodeBody, OtherBytesAreJudgedAsAnOrdinaryEncodeCase) {
         Edit edit;
         Level level;
         Check check;
-        const char* rule;  // the writer rule's id, "decode", or the content's rule
+        std::string rule;  // the writer rule's id, "decode", or the content's rule
     };
+    auto id = [](WriterRule rule) { return std::string(writer_rule_info(rule).id); };
     const Want wants[] = {
-        {"confidence mode 1", [&](auto& x) { section(x, 3).content = std::string("\0\x01", 2); }, Level::recommended, Check::canonical_writer, "W4"},
+        {"confidence mode 1", [&](auto& x) { section(x, 3).content = std::string("\0\x01", 2); }, Level::recommended, Check::canonical_writer, id(WriterRule::confidence_mode)},
         {"the table in reverse", [&](auto& x) { section(x, 1).content = table({utf8(b), utf8(a)}), section(x, 6).content = cats(2, 1); },
-         Level::required, Check::canonical_writer, "W3-order"},
+         Level::required, Check::canonical_writer, id(WriterRule::first_use_order)},
         {"an unused entry", [&](auto& x) { section(x, 1).content = table({utf8(a), utf8(b), utf8("x")}); }, Level::required,
-         Check::canonical_writer, "W3-unused"},
+         Check::canonical_writer, id(WriterRule::table_only_used)},
         {"a label twice", [&](auto& x) { section(x, 1).content = table({utf8(a), utf8(b), utf8(a)}); }, Level::required,
-         Check::canonical_writer, "W3-unused"},
+         Check::canonical_writer, id(WriterRule::table_only_used)},
         {"a label in UTF-16", [&](auto& x) { section(x, 1).content = table({utf8(a), utf16(b)}); }, Level::required, Check::canonical_writer,
-         "W1-utf8"},
+         id(WriterRule::utf8_strings)},
         {"an empty text in UTF-16", [&](auto& x) { section(x, 2).content = std::string("\x01", 1); }, Level::required,
-         Check::canonical_writer, "W1-utf8"},
+         Check::canonical_writer, id(WriterRule::utf8_strings)},
         {"a count in 5 bytes", [&](auto& x) { section(x, 1).content = std::string("\x82\x80\x80\x80\0", 5) + utf8(a) + utf8(b); },
-         Level::recommended, Check::canonical_writer, "W1-varint"},
+         Level::recommended, Check::canonical_writer, id(WriterRule::minimal_varints)},
         {"no span groups in section 7", [&](auto& x) { framing::Section groups;
                                             groups.id = 7;
                                             groups.content = std::string(1, '\0');
                                             x.sections.push_back(groups); }, Level::required,
-         Check::canonical_writer, "W2"},
+         Check::canonical_writer, id(WriterRule::sections_written)},
         {"another label", [&](auto& x) { section(x, 1).content = table({utf8(a), utf8(b.substr(1) + "c")}); }, Level::required, Check::content,
          "R23"},
         {"another score", [&](auto& x) { section(x, 6).content[3] = 1; }, Level::required, Check::content, "R23"},
@@ -363,7 +364,7 @@ TEST(LargeEncodeBody, OtherBytesAreJudgedAsAnOrdinaryEncodeCase) {
              ents.content = std::string(1, '\0');
              x.sections.insert(x.sections.begin() + 3, ents);
          },
-         Level::required, Check::canonical_writer, "W2"},
+         Level::required, Check::canonical_writer, id(WriterRule::sections_written)},
         {"a trailer not asked for", [&](auto& x) { x.flags = 1; }, Level::required, Check::content, "R7"},
         {"no text section", [&](auto& x) { x.sections.erase(x.sections.begin() + 1); }, Level::required, Check::canonical_writer, "decode"},
         {"the last byte dropped", [&](auto& x) { x.body_tail = "\x01"; }, Level::required, Check::canonical_writer, "decode"},
