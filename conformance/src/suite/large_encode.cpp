@@ -23,7 +23,12 @@ namespace {
 class KeptBytes {
 public:
     KeptBytes() {
-        const std::string dir = std::filesystem::temp_directory_path().string();
+        std::error_code ec;
+        const std::string dir = std::filesystem::temp_directory_path(ec).string();
+        if (ec) {
+            error_ = "no temporary directory: " + ec.message();
+            return;
+        }
         fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
         if (fd_ < 0) {  // a file system without O_TMPFILE
             std::string name = dir + "/ond-answer-XXXXXX";
@@ -93,6 +98,9 @@ public:
             }
             const std::size_t k = std::min(b.size(), pending_.size());
             if (std::memcmp(b.data(), pending_.data(), k) != 0) {
+                const std::size_t same = static_cast<std::size_t>(std::mismatch(b.begin(), b.begin() + k, pending_.begin()).first - b.begin());
+                matched_ += same;  // the first byte that differs, for the findings
+                b.remove_prefix(same);
                 keep_from_here();
                 break;
             }

@@ -1,6 +1,9 @@
 // The --large encode cases at small caps: the content JSON they send is the reference's own, and
 // the answers (the canonical bytes, compared as they arrive) are judged as an ordinary encode
 // case's are, against the test adapter's encoder clean, refusing at the cap, or writing other bytes.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -403,6 +406,33 @@ TEST(LargeEncodeBody, OtherBytesAreJudgedAsAnOrdinaryEncodeCase) {
             EXPECT_EQ(f[0].message, (exact_up_to ? exact.findings[0] : bounded[0]).message) << w.what;
         }
     }
+}
+
+// The runner keeps a differing answer in a file of its temporary directory: where it cannot, the
+// case is not charged for it; the finding says what differs and why it was not judged further.
+TEST(LargeEncodeBody, AnAnswerTheRunnerCannotKeepIsNotChargedToTheTestee) {
+    const std::string not_a_dir = std::string(OND_TEST_WORK_DIR) + "/tmpdir-is-a-file";
+    std::filesystem::create_directories(OND_TEST_WORK_DIR);
+    std::ofstream(not_a_dir) << "x";
+    const char* before = std::getenv("TMPDIR");
+    const std::string saved = before ? before : "";
+    ::setenv("TMPDIR", not_a_dir.c_str(), 1);
+    auto check = expect_category_bytes(labels_filling_body(small.body), {"R6"}, 1000, 0);
+    EXPECT_TRUE(check->feed("ONDX"));
+    const std::vector<Finding> f = check->finish();
+    if (before) ::setenv("TMPDIR", saved.c_str(), 1);
+    else ::unsetenv("TMPDIR");
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].level, Level::info);
+    EXPECT_EQ(f[0].field, "byte 3");
+    EXPECT_EQ(f[0].message.rfind("the bytes differ from the canonical bytes from byte 3; not judged further: no temporary directory: ", 0), 0u)
+        << f[0].message;
+    // With a directory, the same answer is judged: it does not decode.
+    auto judged = expect_category_bytes(labels_filling_body(small.body), {"R6"}, 1000, 0);
+    judged->feed("ONDX");
+    const std::vector<Finding> g = judged->finish();
+    ASSERT_FALSE(g.empty());
+    EXPECT_EQ(g[0].level, Level::required);
 }
 
 }  // namespace large_encode_test
