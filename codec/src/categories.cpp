@@ -1,5 +1,7 @@
 // Categories, section 6 (R23, R4, R15).
+#include <forward_list>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 
 #include "ond/internal/doc_list_build.hpp"
@@ -23,16 +25,17 @@ void decode_categories_section(Cursor& sec, const TableView& table, DocList* out
     if constexpr (M::build) {
         build(out).set_has_cats(true);
     }
-    std::unordered_set<std::string> seen;  // labels by value (R23: equal strings are not distinct)
-    std::string value;
+    // Labels by value (R23: equal strings are not distinct), seen in place: a UTF-16 label's
+    // value is kept in `converted`.
+    std::forward_list<std::string> converted;
+    std::unordered_set<std::string_view> seen;
     for (std::uint32_t i = 0; i < count; ++i) {
         const std::string who = "category " + std::to_string(i);
         const std::uint64_t item_offset = sec.offset();
         const std::uint32_t label =
             read_label(sec, table, Errc::categories_label_missing, Errc::categories_label_empty, who + "'s label");
         OND_BAIL();
-        value.clear();
-        if (label != 0) table.append_value(value, label);  // 0 only with a check switched off
+        const std::string_view value = table.value(label, converted);  // "" for 0, only with a check switched off
         if (OND_CHECK(Errc::categories_duplicate_label, !seen.insert(value).second))
             return void(fail(Errc::categories_duplicate_label, item_offset, who + "'s label " + quote_wtf8(value) + " is used twice"));
         const std::uint64_t score_offset = sec.offset();

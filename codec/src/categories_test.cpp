@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "alloc_counter.hpp"
 #include "test_support.hpp"
 
 namespace ond {
@@ -104,6 +105,29 @@ TEST(Categories, R23_DistinctLabelsDifferingOnlyInASurrogate) {
     Container c = Accept(d.bytes());
     EXPECT_EQ(c.docs[0].cats.size(), 2u);
     EXPECT_TRUE(SameBytes(Encode(c), d.bytes()));
+}
+
+// Telling labels apart does not copy them: a reader that checks two 4 MiB labels holds no more
+// than a fraction of one (the dedupe set sees each label in place).
+TEST(Categories, R23_LabelsAreComparedWithoutCopies) {
+    const std::string a(4u << 20, 'a'), b(4u << 20, 'b');
+    CatDoc d({{1, 0.5f}, {2, 0.25f}}, strings_content({a, b}));
+    const std::vector<std::uint8_t> bytes = d.bytes();
+    {
+        ond::alloc::PeakScope peak;
+        EXPECT_EQ(validate(view(bytes)).docs, 1u);
+        EXPECT_LT(peak.peak(), 1u << 20);
+    }
+    {
+        ond::alloc::PeakScope peak;
+        std::uint64_t fields = 0;
+        inspect(view(bytes), [&](const InspectEvent&) { ++fields; });
+        EXPECT_GT(fields, 0u);
+        EXPECT_LT(peak.peak(), 1u << 20);
+    }
+    // The same labels, both "a" x 4 MiB, are one label twice.
+    CatDoc twice({{1, 0.5f}, {2, 0.25f}}, strings_content({a, a}));
+    EXPECT_TRUE(Rejects(twice.bytes(), "categories.duplicate-label", twice.label(1)));
 }
 
 TEST(Categories, R4_ScoreOutOfRange) {

@@ -1,5 +1,7 @@
 // Span groups, section 7 (R24, R15, R3).
+#include <forward_list>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 
 #include "ond/internal/doc_list_build.hpp"
@@ -24,16 +26,16 @@ void decode_span_groups_section(Cursor& sec, const TableView& table, std::uint32
     // 0 are section.trailing-bytes (invalid), reported instead of this.
     if (OND_CHECK(Errc::spans_no_groups, groups == 0 && sec.empty()))
         return void(fail(Errc::spans_no_groups, groups_offset, "a span-groups section (section 7) with no groups"));
-    std::unordered_set<std::string> names;
-    std::string value;
+    // Names by value, seen in place: a UTF-16 name's value is kept in `converted`.
+    std::forward_list<std::string> converted;
+    std::unordered_set<std::string_view> names;
     for (std::uint32_t g = 0; g < groups; ++g) {
         const std::string group = "span group " + std::to_string(g);
         const std::uint64_t group_offset = sec.offset();
         const std::uint32_t name =
             read_label(sec, table, Errc::spans_group_name_missing, Errc::spans_group_name_empty, group + "'s name");
         OND_BAIL();
-        value.clear();
-        if (name != 0) table.append_value(value, name);  // 0 only with a check switched off
+        const std::string_view value = table.value(name, converted);  // "" for 0, only with a check switched off
         if (OND_CHECK(Errc::spans_duplicate_group_name, !names.insert(value).second))
             return void(fail(Errc::spans_duplicate_group_name, group_offset, group + "'s name " + quote_wtf8(value) + " is used twice"));
         const std::uint64_t count_offset = sec.offset();

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "ond/internal/check_switch.hpp"
+#include "alloc_counter.hpp"
 #include "test_support.hpp"
 
 namespace ond {
@@ -169,6 +170,28 @@ TEST(SpanGroups, R24_DuplicateGroupNamesByValue) {
     b.varint(2).varint(0);
     const std::size_t at = h.c.add(7, b);
     EXPECT_TRUE(Rejects(h.c.build(), "spans.duplicate-group-name", at + second));
+}
+
+// Telling group names apart does not copy them: two 4 MiB names are checked holding no more
+// than a fraction of one.
+TEST(SpanGroups, R24_NamesAreComparedWithoutCopies) {
+    const std::string a(4u << 20, 'a'), b(4u << 20, 'b');
+    for (const bool same : {false, true}) {
+        HelloOndc h({a, same ? a : b});
+        B sec;
+        sec.varint(2).varint(1).varint(0);
+        const std::size_t second = sec.size();
+        sec.varint(2).varint(0);
+        const std::size_t at = h.c.add(7, sec);
+        const std::vector<std::uint8_t> bytes = h.c.build();
+        if (same) {
+            EXPECT_TRUE(Rejects(bytes, "spans.duplicate-group-name", at + second));
+            continue;
+        }
+        ond::alloc::PeakScope peak;
+        EXPECT_EQ(validate(view(bytes)).docs, 1u);
+        EXPECT_LT(peak.peak(), 1u << 20);
+    }
 }
 
 TEST(SpanGroups, R24_EmptySpan) {

@@ -1,5 +1,6 @@
 // Strings (R5) and the string table, section 1 (R12-R14).
 #include <cstring>
+#include <forward_list>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,16 @@ void TableView::append_value(std::string& out, std::uint32_t idx) const {
         return;
     }
     append_wtf8(out, entry(idx));
+}
+
+std::string_view TableView::value(std::uint32_t idx, std::forward_list<std::string>& converted) const {
+    if (idx == 0) return {};
+    if (from_section_ && built_) return built_->view(idx);
+    const RawString s = entry(idx);
+    if (!s.utf16) return {reinterpret_cast<const char*>(s.data), s.size};
+    std::string& out = converted.emplace_front();
+    append_wtf8(out, s);
+    return out;
 }
 
 template <class M>

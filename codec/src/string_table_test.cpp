@@ -1,6 +1,9 @@
 // Strings (R5) and the string table, section 1 (R12-R15).
 #include <gtest/gtest.h>
 
+#include <forward_list>
+#include <iterator>
+
 #include "ond/internal/sections.hpp"
 #include "test_support.hpp"
 
@@ -296,6 +299,54 @@ TEST(StringTable, ValidateModeKeepsNoRecordPerEntry) {
         table.append_value(value, 3);
         EXPECT_EQ(value, "c\xED\xA0\x80");
     }
+}
+
+// A value is seen in place where it can be (the store being built, a UTF-8 entry in the section)
+// and converted, once, into storage the caller keeps where it cannot (a UTF-16 entry).
+TEST(StringTable, ValueIsSeenInPlaceOrConvertedOnce) {
+    const B sec = B{}.varint(3).str("PER").str16(u"c\xD800").str16(u"ORG");
+    for (int mode = 0; mode < 2; ++mode) {
+        SCOPED_TRACE(mode == 0 ? "validate" : "decode");
+        detail::TableView table;
+        detail::Cursor c(sec.bytes(), 0);
+        StringStore store;
+        if (mode == 0)
+            detail::decode_string_table_section<detail::ValidateMode>(c, table, nullptr, nullptr);
+        else
+            detail::decode_string_table_section<detail::DecodeMode>(c, table, &store, nullptr);
+        std::forward_list<std::string> converted;
+        EXPECT_EQ(table.value(0, converted), "");
+        const std::string_view per = table.value(1, converted);
+        EXPECT_EQ(per, "PER");
+        const std::string_view lone = table.value(2, converted);
+        EXPECT_EQ(lone, "c\xED\xA0\x80");
+        const std::string_view org = table.value(3, converted);
+        EXPECT_EQ(org, "ORG");
+        if (mode == 0) {
+            // "PER" is the section's own bytes (after the count and its length); the two UTF-16
+            // entries were converted, each into an element of its own.
+            EXPECT_EQ(static_cast<const void*>(per.data()), static_cast<const void*>(sec.bytes().data() + 2));
+            EXPECT_EQ(std::distance(converted.begin(), converted.end()), 2);
+        } else {
+            EXPECT_EQ(per.data(), store.view(1).data());
+            EXPECT_EQ(lone.data(), store.view(2).data());
+            EXPECT_TRUE(converted.empty());
+        }
+        // An earlier view stays valid after later conversions.
+        for (int i = 0; i < 100; ++i) (void)table.value(2, converted);
+        EXPECT_EQ(lone, "c\xED\xA0\x80");
+        EXPECT_EQ(org, "ORG");
+    }
+    // Entries filled one by one (unit tests, fuzz harnesses) are seen the same way.
+    detail::TableView filled;
+    const std::uint8_t utf8[] = {'L', 'O', 'C'};
+    const std::uint8_t utf16[] = {'M', 0, 'I', 0};
+    filled.entries = {detail::RawString{utf8, 3, false, 0}, detail::RawString{utf16, 4, true, 0}};
+    std::forward_list<std::string> converted;
+    const std::string_view loc = filled.value(1, converted);
+    EXPECT_EQ(static_cast<const void*>(loc.data()), static_cast<const void*>(utf8));
+    EXPECT_EQ(loc.size(), 3u);
+    EXPECT_EQ(filled.value(2, converted), "MI");
 }
 
 }  // namespace

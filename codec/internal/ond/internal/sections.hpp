@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <forward_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -89,6 +90,11 @@ struct TableView {
     RawString entry(std::uint32_t idx) const;
     // Entry idx's value as WTF-8, appended to `out`.
     void append_value(std::string& out, std::uint32_t idx) const;
+    // Entry idx's value as WTF-8 without copying it where it can be seen in place (the store
+    // being built, or a UTF-8 entry in the section); a UTF-16 entry is converted into a new
+    // element of `converted`, which owns it (a forward_list: earlier views stay valid). A label
+    // of 2 GiB is then held once, not once per set that remembers it.
+    std::string_view value(std::uint32_t idx, std::forward_list<std::string>& converted) const;
 
     // For decode_string_table_section: the `count` checked strings stored back to back from
     // `first` (absolute offset `first_offset`); `built` (DecodeMode) holds their values by index.
