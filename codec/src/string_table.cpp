@@ -140,14 +140,6 @@ RawString TableView::entry(std::uint32_t idx) const {
     return reread_string(first_ + starts_[idx - 1], first_offset_ + starts_[idx - 1]);
 }
 
-void TableView::append_value(std::string& out, std::uint32_t idx) const {
-    if (from_section_ && built_) {
-        out.append(built_->view(idx));
-        return;
-    }
-    append_wtf8(out, entry(idx));
-}
-
 std::string_view TableView::value(std::uint32_t idx, std::forward_list<std::string>& converted) const {
     if (idx == 0) return {};
     if (from_section_ && built_) return built_->view(idx);

@@ -295,9 +295,8 @@ TEST(StringTable, ValidateModeKeepsNoRecordPerEntry) {
         EXPECT_EQ(lone.offset, 106u);
         EXPECT_TRUE(lone.utf16);
         EXPECT_EQ(lone.size, 4u);
-        std::string value;
-        table.append_value(value, 3);
-        EXPECT_EQ(value, "c\xED\xA0\x80");
+        std::forward_list<std::string> converted;
+        EXPECT_EQ(table.value(3, converted), "c\xED\xA0\x80");
     }
 }
 

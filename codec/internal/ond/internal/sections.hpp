@@ -88,9 +88,7 @@ struct TableView {
     bool is_stored_empty(std::uint32_t idx) const;
     // Entry idx (1 <= idx <= count()), as stored.
     RawString entry(std::uint32_t idx) const;
-    // Entry idx's value as WTF-8, appended to `out`.
-    void append_value(std::string& out, std::uint32_t idx) const;
-    // Entry idx's value as WTF-8 without copying it where it can be seen in place (the store
+    // Entry idx's value as WTF-8, without copying it where it can be seen in place (the store
     // being built, or a UTF-8 entry in the section); a UTF-16 entry is converted into a new
     // element of `converted`, which owns it (a forward_list: earlier views stay valid). A label
     // of 2 GiB is then held once, not once per set that remembers it.
